@@ -1,0 +1,33 @@
+// Matches between AI levels, for `tabula selfplay`, strength tests and docs/strength.md.
+#pragma once
+
+#include "ai/ai.h"
+
+#include <functional>
+#include <string>
+
+namespace tabula::ai {
+
+struct MatchConfig {
+  std::string game = "tigadi";
+  json options = json::object();
+  Limits a;  // plays seat 0 in even games, seat 1 in odd ones (colours alternate)
+  Limits b;
+  int games = 100;
+  uint64_t seed = 1;
+  int max_plies = 1000;  // adjudicated a draw after this many plies (a match setting, not a rule)
+};
+
+struct MatchResult {
+  int a_wins = 0, draws = 0, b_wins = 0;
+  int games() const { return a_wins + draws + b_wins; }
+  double a_score() const;  // (wins + draws/2) / games
+  // 95% confidence interval of a's score (Wilson score interval).
+  std::pair<double, double> a_score_interval() const;
+};
+
+// Plays the match; `progress`, when given, is called after each game with the result so far.
+MatchResult play_match(const MatchConfig& config,
+                       const std::function<void(int game, const MatchResult&)>& progress = {});
+
+}  // namespace tabula::ai

@@ -1,0 +1,94 @@
+#include "core/game.h"
+
+#include <algorithm>
+
+namespace tabula {
+
+std::string_view phase_name(Phase p) {
+  switch (p) {
+    case Phase::setup: return "setup";
+    case Phase::play: return "play";
+    case Phase::over: return "over";
+  }
+  return "play";
+}
+
+Result Result::from_json(const json& j) {
+  if (!j.is_object()) fail(ErrorKind::bad_request, "result must be an object");
+  Result r;
+  const json* w = find_field(j, "winners");
+  if (!w || !w->is_array()) fail(ErrorKind::bad_request, "result.winners must be a list");
+  for (const json& p : *w) {
+    if (!p.is_number_integer() || p.get<long long>() < 0 || p.get<long long>() > 3)
+      fail(ErrorKind::bad_request, "result.winners must list player numbers");
+    r.winners.push_back(p.get<int>());
+  }
+  std::sort(r.winners.begin(), r.winners.end());
+  r.reason = string_field(j, "reason");
+  return r;
+}
+
+const json& Event::view_for(Player viewer, int num_players) const {
+  if (views.empty()) return full;
+  size_t i = viewer == kSpectator ? static_cast<size_t>(num_players) : static_cast<size_t>(viewer);
+  return i < views.size() ? views[i] : views.back();
+}
+
+std::string Game::explain_illegal(std::string_view text) const {
+  return "\"" + std::string(text) + "\" is not a legal move now";
+}
+
+void Game::setup(Player, const json&, EventLog*) {
+  fail(ErrorKind::conflict, std::string(kind()) + " has no setup phase");
+}
+
+json Game::arrangement(Player, std::string_view, uint64_t) const {
+  fail(ErrorKind::conflict, std::string(kind()) + " has no setup phase");
+}
+
+void Game::offer(Player, std::string_view what, EventLog*) {
+  fail(ErrorKind::conflict, std::string(kind()) + " has no \"" + std::string(what) + "\" offers");
+}
+
+std::unique_ptr<Game> Game::sample_world(Player, Rng&) const { return clone(); }
+
+const GameKind& game_kind(std::string_view name) {
+  for (const GameKind& k : game_kinds())
+    if (k.name == name) return k;
+  fail(ErrorKind::not_found, "unknown game \"" + std::string(name) + "\"");
+}
+
+std::vector<std::string> legal_move_strings(const Game& g) {
+  MoveList moves;
+  g.legal_moves(moves);
+  std::vector<std::string> out;
+  out.reserve(static_cast<size_t>(moves.size()));
+  for (Move m : moves) out.push_back(g.move_to_string(m));
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::optional<Move> find_legal_move(const Game& g, std::string_view text) {
+  MoveList moves;
+  g.legal_moves(moves);
+  for (Move m : moves)
+    if (g.move_to_string(m) == text) return m;
+  return std::nullopt;
+}
+
+uint64_t perft(Game& g, int depth) {
+  if (depth <= 0) return 1;
+  if (g.phase() == Phase::over) return 0;
+  MoveList moves;
+  g.legal_moves(moves);
+  if (depth == 1) return static_cast<uint64_t>(moves.size());
+  uint64_t n = 0;
+  for (Move m : moves) {
+    g.apply(m);
+    n += perft(g, depth - 1);
+    g.undo();
+  }
+  return n;
+}
+
+}  // namespace tabula

@@ -1,0 +1,141 @@
+// The interface every game implements. The engine protocol, the AI, the server and the records reach a
+// game only through this file, so a new game plugs in by implementing it and registering a GameKind.
+#pragma once
+
+#include "core/error.h"
+#include "core/json.h"
+#include "core/rng.h"
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tabula {
+
+using Player = int;
+inline constexpr Player kSpectator = -1;
+
+enum class Phase : uint8_t { setup, play, over };
+std::string_view phase_name(Phase p);
+
+struct Result {
+  std::vector<Player> winners;  // ascending; empty for a draw
+  std::string reason;           // notation.md's list of reasons
+  json to_json() const { return json{{"winners", winners}, {"reason", reason}}; }
+  static Result from_json(const json& j);  // GameError(bad_request) on a bad shape
+  friend bool operator==(const Result&, const Result&) = default;
+};
+
+// A move in its game's own compact encoding; only the game that produced it can read it.
+struct Move {
+  uint32_t code = 0;
+  friend bool operator==(Move, Move) = default;
+};
+
+// Fixed-capacity move list: move generation never allocates. The capacity covers the largest
+// branching factor of any game (a Truth army's action list).
+class MoveList {
+ public:
+  static constexpr int kCapacity = 2048;
+  void clear() { size_ = 0; }
+  void push(Move m) { moves_[static_cast<size_t>(size_++)] = m; }
+  int size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  Move operator[](int i) const { return moves_[static_cast<size_t>(i)]; }
+  Move& operator[](int i) { return moves_[static_cast<size_t>(i)]; }
+  const Move* begin() const { return moves_.data(); }
+  const Move* end() const { return moves_.data() + size_; }
+  Move* begin() { return moves_.data(); }
+  Move* end() { return moves_.data() + size_; }
+
+ private:
+  std::array<Move, kCapacity> moves_;
+  int size_ = 0;
+};
+
+// Something that happened, as notation/docs/events.md describe it. `full` is the truth. `views`, when
+// not empty, holds one entry per player and a last one for spectators: an object is what that viewer
+// sees, null means the viewer does not see the event at all. Views are made when the event happens,
+// because what a viewer could see then (fog) is not recoverable later.
+struct Event {
+  json full;
+  std::vector<json> views;
+  const json& view_for(Player viewer, int num_players) const;  // null json: hidden from viewer
+};
+using EventLog = std::vector<Event>;
+
+class Game {
+ public:
+  virtual ~Game() = default;
+  virtual std::unique_ptr<Game> clone() const = 0;
+
+  // What it is.
+  virtual std::string_view kind() const = 0;
+  virtual int num_players() const = 0;
+  virtual bool hidden_information() const { return false; }
+
+  // Where it stands.
+  virtual Phase phase() const = 0;
+  virtual Player to_move() const = 0;
+  virtual int ply() const = 0;
+  virtual const Result* result() const = 0;  // null while the game is on
+
+  // Moves. legal_moves never allocates; apply takes a move legal_moves produced and can be undone.
+  // `events`, when given, receives the full-truth events of the move (null in search and perft).
+  virtual void legal_moves(MoveList& out) const = 0;
+  virtual void apply(Move m, EventLog* events = nullptr) = 0;
+  virtual void undo() = 0;
+  virtual std::string move_to_string(Move m) const = 0;
+  // Why `text` is not a legal move here, in words a player understands.
+  virtual std::string explain_illegal(std::string_view text) const;
+
+  // Setup phases (Stratego, Truth). Default: this game has none.
+  virtual void setup(Player p, const json& placement, EventLog* events);
+  virtual json arrangement(Player p, std::string_view name, uint64_t seed) const;  // a placement
+
+  // Offers other than resignation (draw, stalemate, accept, decline, withdraw). Default: none exist.
+  virtual void offer(Player p, std::string_view what, EventLog* events);
+  // Ends the game now (resignation, adjudication). Not undoable.
+  virtual void end_with(const Result& r, EventLog* events) = 0;
+
+  // JSON per notation.md. observation_json(kSpectator) is the spectators' view.
+  virtual json state_json() const = 0;
+  virtual json observation_json(Player viewer) const = 0;
+
+  // For the AI. evaluate() scores the position for the player to move (positive is good for them), in
+  // hundredths of a goti/pawn; it reads only what that player may know. hash() identifies the position.
+  virtual int evaluate() const = 0;
+  virtual uint64_t hash() const = 0;
+  // A complete game consistent with everything `viewer` has observed, drawn with rng. The AI searches
+  // these worlds, never the true state. Games without hidden information return a copy of themselves.
+  virtual std::unique_ptr<Game> sample_world(Player viewer, Rng& rng) const;
+};
+
+// A game's entry in the catalogue: how to make one and how to describe it to the lobby.
+struct GameKind {
+  std::string name;      // "tigadi"
+  std::string title;     // "Tigadi"
+  std::vector<int> player_counts;
+  json options;          // option name -> default value
+  std::vector<int> ai_levels;
+  std::function<std::unique_ptr<Game>(const json& options)> create;
+  std::function<std::unique_ptr<Game>(const json& state)> from_state;
+};
+
+// Every registered game (src/games/registry.cpp), and one by name (GameError(not_found) if unknown).
+const std::vector<GameKind>& game_kinds();
+const GameKind& game_kind(std::string_view name);
+
+// Legal moves as sorted strings, and a move's lookup by its string.
+std::vector<std::string> legal_move_strings(const Game& g);
+std::optional<Move> find_legal_move(const Game& g, std::string_view text);
+
+// Number of legal move sequences of exactly `depth` plies (a sequence cut short by the end counts 0).
+uint64_t perft(Game& g, int depth);
+
+}  // namespace tabula

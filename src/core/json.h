@@ -1,0 +1,18 @@
+// JSON for every layer: nlohmann::json under the project's name, and small helpers for reading requests.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <string_view>
+
+namespace tabula {
+
+using json = nlohmann::json;
+
+// A JSON object's field as a given type, or a GameError(bad_request) naming the field. Defined in json.cpp.
+const json* find_field(const json& object, std::string_view key);
+std::string string_field(const json& object, std::string_view key);
+long long int_field(const json& object, std::string_view key, long long lo, long long hi);
+
+}  // namespace tabula

@@ -1,0 +1,154 @@
+#include "core/session.h"
+
+namespace tabula {
+
+Session::Session(std::unique_ptr<Game> game, json options, json start)
+    : game_(std::move(game)), options_(std::move(options)), start_(std::move(start)) {}
+
+Session Session::create(std::string_view game, const json& options) {
+  const GameKind& k = game_kind(game);
+  json opts = options.is_null() ? json::object() : options;
+  auto g = k.create(opts);
+  json effective = g->state_json().value("options", json::object());
+  return Session(std::move(g), effective, nullptr);
+}
+
+Session Session::from_state(std::string_view game, const json& state) {
+  const GameKind& k = game_kind(game);
+  auto g = k.from_state(state);
+  json effective = g->state_json().value("options", json::object());
+  json start = g->state_json();
+  return Session(std::move(g), effective, start);
+}
+
+Session Session::from_record(const json& record) {
+  if (!record.is_object()) fail(ErrorKind::bad_request, "a record must be an object");
+  std::string game = string_field(record, "game");
+  const json* start = find_field(record, "start");
+  Session s = (start && !start->is_null()) ? from_state(game, *start)
+                                           : create(game, record.value("options", json::object()));
+  const json* actions = find_field(record, "actions");
+  if (actions) {
+    if (!actions->is_array()) fail(ErrorKind::bad_request, "record.actions must be a list");
+    for (const json& a : *actions) s.apply_action(a);
+  } else if (const json* moves = find_field(record, "moves")) {
+    if (!moves->is_array()) fail(ErrorKind::bad_request, "record.moves must be a list");
+    for (const json& m : *moves) {
+      if (!m.is_string()) fail(ErrorKind::bad_request, "record.moves must list move strings");
+      s.play(m.get<std::string>());
+    }
+  }
+  return s;
+}
+
+Session Session::clone() const {
+  Session s(game_->clone(), options_, start_);
+  s.actions_ = actions_;
+  s.events_ = events_;
+  return s;
+}
+
+std::vector<Event> Session::commit(json action, EventLog&& events) {
+  actions_.push_back(std::move(action));
+  for (const Event& e : events) events_.push_back(e);
+  return std::move(events);
+}
+
+std::vector<Event> Session::play(std::string_view move) {
+  if (game_->phase() == Phase::over) fail(ErrorKind::conflict, "the game is over");
+  if (game_->phase() == Phase::setup)
+    fail(ErrorKind::conflict, "no move is legal until every army is set up");
+  std::optional<Move> m = find_legal_move(*game_, move);
+  if (!m) fail(ErrorKind::illegal, game_->explain_illegal(move));
+  EventLog events;
+  game_->apply(*m, &events);
+  return commit(json{{"type", "move"}, {"move", std::string(move)}}, std::move(events));
+}
+
+std::vector<Event> Session::play_as(Player player, std::string_view move) {
+  if (game_->phase() == Phase::over) fail(ErrorKind::conflict, "the game is over");
+  if (game_->phase() == Phase::play && game_->to_move() != player)
+    fail(ErrorKind::not_your_turn, "it is not your turn");
+  return play(move);
+}
+
+std::vector<Event> Session::setup(Player player, const json& placement) {
+  if (player < 0 || player >= num_players()) fail(ErrorKind::bad_request, "no such player");
+  if (game_->phase() == Phase::over) fail(ErrorKind::conflict, "the game is over");
+  EventLog events;
+  game_->setup(player, placement, &events);
+  return commit(json{{"type", "setup"}, {"player", player}, {"placement", placement}}, std::move(events));
+}
+
+std::vector<Event> Session::offer(Player player, std::string_view what) {
+  if (player < 0 || player >= num_players()) fail(ErrorKind::bad_request, "no such player");
+  if (game_->phase() == Phase::over) fail(ErrorKind::conflict, "the game is over");
+  EventLog events;
+  if (what == "resign") {
+    Result r;
+    for (Player p = 0; p < num_players(); ++p)
+      if (p != player) r.winners.push_back(p);
+    r.reason = "resignation";
+    events.push_back(Event{json{{"type", "resign"}, {"player", player}}, {}});
+    game_->end_with(r, &events);
+  } else {
+    game_->offer(player, what, &events);
+  }
+  return commit(json{{"type", "offer"}, {"player", player}, {"what", std::string(what)}}, std::move(events));
+}
+
+std::vector<Event> Session::adjudicate(const Result& result) {
+  if (game_->phase() == Phase::over) fail(ErrorKind::conflict, "the game is over");
+  EventLog events;
+  game_->end_with(result, &events);
+  return commit(json{{"type", "adjudicate"}, {"result", result.to_json()}}, std::move(events));
+}
+
+void Session::apply_action(const json& action) {
+  std::string type = string_field(action, "type");
+  if (type == "move") {
+    play(string_field(action, "move"));
+  } else if (type == "setup") {
+    setup(static_cast<Player>(int_field(action, "player", 0, 3)), action.at("placement"));
+  } else if (type == "offer") {
+    offer(static_cast<Player>(int_field(action, "player", 0, 3)), string_field(action, "what"));
+  } else if (type == "adjudicate") {
+    adjudicate(Result::from_json(action.at("result")));
+  } else {
+    fail(ErrorKind::bad_request, "unknown action type \"" + type + "\"");
+  }
+}
+
+// Once the game is over every event is shown unredacted to everyone (rulings.md).
+json Session::events_for(Player viewer, size_t from) const {
+  json out = json::array();
+  for (size_t i = from; i < events_.size(); ++i) {
+    const json& v = over() ? events_[i].full : events_[i].view_for(viewer, num_players());
+    if (!v.is_null()) out.push_back(v);
+  }
+  return out;
+}
+
+json Session::events_for(Player viewer, const std::vector<Event>& events) const {
+  json out = json::array();
+  for (const Event& e : events) {
+    const json& v = over() ? e.full : e.view_for(viewer, num_players());
+    if (!v.is_null()) out.push_back(v);
+  }
+  return out;
+}
+
+json Session::record() const {
+  json moves = json::array();
+  for (const json& a : actions_)
+    if (a.at("type") == "move") moves.push_back(a.at("move"));
+  const Result* r = game_->result();
+  return json{{"game", std::string(kind())},
+              {"options", options_},
+              {"start", start_},
+              {"actions", actions_},
+              {"moves", moves},
+              {"result", r ? r->to_json() : json(nullptr)}};
+}
+
+}  // namespace tabula

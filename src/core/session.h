@@ -1,0 +1,68 @@
+// A game being played: the rules object plus everything that happened to it. The engine protocol and the
+// server both drive games through this class, so a move is checked, applied, logged and recorded the same
+// way everywhere. Its action log is the game record: replaying it rebuilds the game exactly.
+#pragma once
+
+#include "core/game.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tabula {
+
+class Session {
+ public:
+  // A new game with its options (GameError on an unknown game or bad option).
+  static Session create(std::string_view game, const json& options);
+  // A game starting from a given state (notation.md's state schema).
+  static Session from_state(std::string_view game, const json& state);
+  // A game rebuilt from a record written by record().
+  static Session from_record(const json& record);
+
+  Session(Session&&) = default;
+  Session& operator=(Session&&) = default;
+  Session clone() const;
+
+  const Game& game() const { return *game_; }
+  std::string_view kind() const { return game_->kind(); }
+  int num_players() const { return game_->num_players(); }
+  bool over() const { return game_->phase() == Phase::over; }
+
+  // Each returns the events the action produced (full truth) and throws GameError, changing nothing,
+  // when the action is refused. `player` is the acting seat.
+  std::vector<Event> play(std::string_view move);
+  std::vector<Event> play_as(Player player, std::string_view move);  // checks it is player's turn
+  std::vector<Event> setup(Player player, const json& placement);
+  std::vector<Event> offer(Player player, std::string_view what);
+  std::vector<Event> adjudicate(const Result& result);
+
+  std::vector<std::string> legal() const { return legal_move_strings(*game_); }
+  json state() const { return game_->state_json(); }
+  json observation(Player viewer) const { return game_->observation_json(viewer); }
+  // Viewer's view of events [from, end): hidden ones are left out.
+  json events_for(Player viewer, size_t from = 0) const;
+  json events_for(Player viewer, const std::vector<Event>& events) const;
+  size_t event_count() const { return events_.size(); }
+  const std::vector<Event>& events() const { return events_; }
+
+  // The record: {"game","options","start","actions":[…],"moves":[…],"result"}. `actions` is the
+  // complete ordered log ({"type":"move","move":…}, {"type":"setup",…}, {"type":"offer",…},
+  // {"type":"adjudicate",…}); `moves` lists the move strings alone, for reading.
+  json record() const;
+  const std::vector<json>& actions() const { return actions_; }
+  // Re-applies one logged action (used when restoring a stored game).
+  void apply_action(const json& action);
+
+ private:
+  Session(std::unique_ptr<Game> game, json options, json start);
+  std::vector<Event> commit(json action, EventLog&& events);
+
+  std::unique_ptr<Game> game_;
+  json options_;
+  json start_;  // the given starting state, or null for a new game
+  std::vector<json> actions_;
+  std::vector<Event> events_;
+};
+
+}  // namespace tabula
