@@ -1,1 +1,160 @@
-// placeholder: being written
+#include "games/tigadi/tigadi.h"
+
+namespace tabula::tigadi {
+
+namespace {
+int lowest(Mask m) { return __builtin_ctz(m); }
+}  // namespace
+
+Tigadi::Tigadi() { undo_.reserve(256); }
+
+Tigadi::Tigadi(const Position& start) : pos_(start) {
+  undo_.reserve(256);
+  // rulings.md: a given position after placing counts as the first occurrence for repetition.
+  if (!pos_.placing()) history_.push_back(pos_.key());
+}
+
+const Result* Tigadi::result() const {
+  if (forced_) return &forced_result_;
+  // The cache keeps its capacity, so a search reaching end positions does not allocate here.
+  result_cache_.winners.clear();
+  switch (pos_.outcome) {
+    case Position::kOn: return nullptr;
+    case Position::kBoneWins: result_cache_.winners.push_back(0); result_cache_.reason = "reduced-to-two"; break;
+    case Position::kSeedWins: result_cache_.winners.push_back(1); result_cache_.reason = "reduced-to-two"; break;
+    case Position::kDrawRepetition: result_cache_.reason = "repetition"; break;
+    case Position::kDrawQuiet: result_cache_.reason = "no-capture-100"; break;
+  }
+  return &result_cache_;
+}
+
+void Tigadi::legal_moves(MoveList& out) const {
+  out.clear();
+  if (over()) return;
+  const int me = pos_.to_move, opp = 1 - me;
+  const Mask own = pos_.board[me], enemy = pos_.board[opp];
+  const Mask empty = kAllPoints & ~(own | enemy);
+  // The capture choice does not depend on the mover's move: it only reads the enemy's lines.
+  const Mask capturable = capturable_points(enemy);
+
+  auto emit = [&](int from, int to, Mask after) {
+    if (enemy && completes_line(after, to)) {
+      for (Mask c = capturable; c; c &= c - 1) out.push(Move{TigadiMove::pack(from, to, lowest(c))});
+    } else {
+      out.push(Move{TigadiMove::pack(from, to, TigadiMove::kNone)});
+    }
+  };
+
+  if (pos_.placing()) {
+    // Placing goes on while either hand holds gotis; a player with an empty hand passes meanwhile.
+    if (pos_.in_hand[me] == 0) {
+      out.push(TigadiMove::pass());
+      return;
+    }
+    for (Mask e = empty; e; e &= e - 1) {
+      int to = lowest(e);
+      emit(TigadiMove::kNone, to, own | bit(to));
+    }
+    return;
+  }
+  for (Mask o = own; o; o &= o - 1) {
+    int from = lowest(o);
+    for (Mask t = kGeometry.neighbours[static_cast<size_t>(from)] & empty; t; t &= t - 1) {
+      int to = lowest(t);
+      emit(from, to, own ^ bit(from) ^ bit(to));
+    }
+  }
+  // Movement is compulsory; only a player with no slide at all passes.
+  if (out.empty()) out.push(TigadiMove::pass());
+}
+
+void Tigadi::apply(Move m, EventLog* events) {
+  undo_.push_back(Undo{pos_, static_cast<uint32_t>(history_.size())});
+  const int me = pos_.to_move, opp = 1 - me;
+  const bool was_placing = pos_.placing();
+  bool captured = false;
+
+  if (TigadiMove::is_pass(m)) {
+    if (events) events->push_back(Event{json{{"type", "pass"}, {"player", me}}, {}});
+  } else {
+    const int to = TigadiMove::to(m), from = TigadiMove::from(m), cap = TigadiMove::capture(m);
+    if (from == TigadiMove::kNone) {
+      pos_.board[me] |= bit(to);
+      --pos_.in_hand[me];
+      if (events)
+        events->push_back(Event{json{{"type", "place"}, {"player", me}, {"to", point_name(to)}}, {}});
+    } else {
+      pos_.board[me] ^= bit(from) | bit(to);
+      if (events)
+        events->push_back(Event{
+            json{{"type", "move"}, {"player", me}, {"from", point_name(from)}, {"to", point_name(to)}}, {}});
+    }
+    if (cap != TigadiMove::kNone) {
+      pos_.board[opp] &= ~bit(cap);
+      captured = true;
+      if (events)
+        events->push_back(Event{json{{"type", "capture"},
+                                     {"square", point_name(cap)},
+                                     {"piece", std::to_string(opp) + "G"},
+                                     {"by", me},
+                                     {"points", 0}},
+                                {}});
+    }
+  }
+  ++pos_.ply;
+  pos_.to_move = static_cast<uint8_t>(opp);
+
+  // After a ply: first the win, then repetition, then the 100-turn draw (rulings.md).
+  if (captured && pos_.total(opp) <= 2) {
+    pos_.outcome = me == 0 ? Position::kBoneWins : Position::kSeedWins;
+  } else if (!pos_.placing()) {
+    if (was_placing) {
+      // The position right after the last placement is the first one counted; both counters start here.
+      pos_.quiet_plies = 0;
+      history_.push_back(pos_.key());
+    } else {
+      pos_.quiet_plies = captured ? 0 : static_cast<uint16_t>(pos_.quiet_plies + 1);
+      const uint64_t key = pos_.key();
+      history_.push_back(key);
+      // A capture makes every earlier position unreachable, so only the last quiet_plies can repeat;
+      // the side to move alternates every ply, so only every second one can match.
+      int seen = 0;
+      const size_t n = history_.size();
+      for (size_t back = 0; back <= pos_.quiet_plies && back < n; back += 2)
+        if (history_[n - 1 - back] == key) ++seen;
+      if (seen >= kRepetitionsDraw)
+        pos_.outcome = Position::kDrawRepetition;
+      else if (pos_.quiet_plies >= kQuietPliesDraw)
+        pos_.outcome = Position::kDrawQuiet;
+    }
+  }
+  if (events && pos_.outcome != Position::kOn)
+    events->push_back(Event{json{{"type", "over"}, {"result", result()->to_json()}}, {}});
+}
+
+void Tigadi::undo() {
+  const Undo& u = undo_.back();
+  pos_ = u.pos;
+  history_.resize(u.history_size);
+  undo_.pop_back();
+}
+
+void Tigadi::end_with(const Result& r, EventLog* events) {
+  forced_ = true;
+  forced_result_ = r;
+  undo_.clear();  // an imposed end is not a move: nothing before it can be undone
+  if (events) events->push_back(Event{json{{"type", "over"}, {"result", r.to_json()}}, {}});
+}
+
+uint64_t Tigadi::hash() const {
+  // The whole position fits in 57 bits; a bijective mix spreads it for hash tables, so hashes are unique.
+  uint64_t x = pos_.key() | uint64_t{pos_.in_hand[0]} << 52 | uint64_t{pos_.in_hand[1]} << 56;
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ULL;
+  x ^= x >> 33;
+  return x;
+}
+
+}  // namespace tabula::tigadi

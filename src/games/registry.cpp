@@ -1,0 +1,25 @@
+// The catalogue of games. A new game adds its one entry here and its own folder; nothing else changes.
+#include "core/game.h"
+#include "games/tigadi/tigadi.h"
+
+namespace tabula {
+
+const std::vector<GameKind>& game_kinds() {
+  static const std::vector<GameKind> kinds = {
+      GameKind{
+          "tigadi",
+          "Tigadi",
+          {2},
+          json::object(),
+          {1, 2, 3, 4, 5},
+          [](const json& options) -> std::unique_ptr<Game> {
+            tigadi::Tigadi::check_options(options);
+            return std::make_unique<tigadi::Tigadi>();
+          },
+          [](const json& state) -> std::unique_ptr<Game> { return tigadi::Tigadi::from_state(state); },
+      },
+  };
+  return kinds;
+}
+
+}  // namespace tabula

@@ -1,0 +1,102 @@
+// Tigadi (shared/rules/tigadi.txt, shared/spec/rulings.md): placing with immediate capture, sliding along
+// drawn lines, one capture per turn written into the move, protection and its lapse, the running tigadi,
+// pass when blocked, the win at two gotis, threefold repetition and the 100-turn draw.
+#pragma once
+
+#include "core/game.h"
+#include "games/tigadi/board.h"
+
+#include <vector>
+
+namespace tabula::tigadi {
+
+inline constexpr int kGotis = 9;
+inline constexpr int kQuietPliesDraw = 100;
+inline constexpr int kRepetitionsDraw = 3;
+
+// Moves pack into 16 bits: destination (or placed point), origin (kNone for a placement), captured point
+// (kNone when nothing is taken), and a pass flag.
+struct TigadiMove {
+  static constexpr int kNone = 31;
+  static constexpr uint32_t kPass = 1u << 15;
+  static Move place(int to, int capture = kNone) { return Move{pack(kNone, to, capture)}; }
+  static Move slide(int from, int to, int capture = kNone) { return Move{pack(from, to, capture)}; }
+  static Move pass() { return Move{kPass}; }
+  static bool is_pass(Move m) { return m.code & kPass; }
+  static int to(Move m) { return static_cast<int>(m.code & 31); }
+  static int from(Move m) { return static_cast<int>((m.code >> 5) & 31); }
+  static int capture(Move m) { return static_cast<int>((m.code >> 10) & 31); }
+  static constexpr uint32_t pack(int from, int to, int capture) {
+    return static_cast<uint32_t>(to) | static_cast<uint32_t>(from) << 5 | static_cast<uint32_t>(capture) << 10;
+  }
+};
+
+// Everything a position is. Copied whole onto the undo stack (16 bytes).
+struct Position {
+  Mask board[2] = {0, 0};
+  uint8_t in_hand[2] = {kGotis, kGotis};
+  uint8_t to_move = 0;
+  uint8_t outcome = kOn;  // kOn, or who won / a draw, with its reason
+  uint16_t quiet_plies = 0;
+  int32_t ply = 0;
+
+  enum : uint8_t { kOn, kBoneWins, kSeedWins, kDrawRepetition, kDrawQuiet };
+
+  bool placing() const { return in_hand[0] + in_hand[1] > 0; }
+  int total(int side) const { return __builtin_popcount(board[side]) + in_hand[side]; }
+  // The repetition key: the board and the side to move (hands are empty once placing is over). Exact.
+  uint64_t key() const { return uint64_t{board[0]} | uint64_t{board[1]} << 24 | uint64_t{to_move} << 48; }
+};
+
+class Tigadi final : public Game {
+ public:
+  Tigadi();
+  // A game from a given position (rulings.md: the position is the start of its history).
+  explicit Tigadi(const Position& start);
+
+  std::unique_ptr<Game> clone() const override { return std::make_unique<Tigadi>(*this); }
+  std::string_view kind() const override { return "tigadi"; }
+  int num_players() const override { return 2; }
+
+  Phase phase() const override { return over() ? Phase::over : Phase::play; }
+  Player to_move() const override { return pos_.to_move; }
+  int ply() const override { return pos_.ply; }
+  const Result* result() const override;
+
+  void legal_moves(MoveList& out) const override;
+  void apply(Move m, EventLog* events = nullptr) override;
+  void undo() override;
+  std::string move_to_string(Move m) const override;
+  std::string explain_illegal(std::string_view text) const override;
+  void end_with(const Result& r, EventLog* events) override;
+
+  json state_json() const override;
+  json observation_json(Player) const override { return state_json(); }  // nothing is hidden
+  int evaluate() const override;
+  uint64_t hash() const override;
+
+  const Position& position() const { return pos_; }
+  bool over() const { return pos_.outcome != Position::kOn || forced_; }
+
+  // Parses notation.md's state JSON (GameError(bad_request) with the reason when it is not a valid state).
+  static std::unique_ptr<Tigadi> from_state(const json& state);
+  static void check_options(const json& options);
+
+ private:
+  struct Undo {
+    Position pos;
+    uint32_t history_size;
+  };
+  void record_position_after_placing(bool placing_just_ended);
+
+  Position pos_;
+  // Repetition keys of every position since placing ended (the first counted one included).
+  std::vector<uint64_t> history_;
+  std::vector<Undo> undo_;
+  // A result imposed from outside the rules (resignation, adjudication); ends the game for good.
+  bool forced_ = false;
+  Result forced_result_;
+  mutable Result result_cache_;
+};
+
+}  // namespace tabula::tigadi
