@@ -1,0 +1,168 @@
+// Shared helpers for the browser tests: start a server on a free port, launch Chromium, collect
+// console errors, take screenshots, and drive the Tigadi board the way a person would.
+
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import assert from 'node:assert/strict';
+import { chromium } from 'playwright-core';
+
+export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const SHOTS = path.join(REPO, 'build', 'e2e-screenshots');
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+// Spawns `tabula serve` and waits for /healthz. Returns { url, stop, log }.
+export async function startServer() {
+  const bin = process.env.TABULA_BIN || path.join(REPO, 'build', 'release', 'tabula');
+  if (!fs.existsSync(bin)) throw new Error(`no server binary at ${bin} (build it, or set TABULA_BIN)`);
+  const port = await freePort();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tabula-e2e-'));
+  const args = ['serve', '--port', String(port), '--db', path.join(dir, 't.db'), '--web-root', path.join(REPO, 'web'), '--ai-ms', '50'];
+  const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let log = '';
+  child.stdout.on('data', d => { log += d; });
+  child.stderr.on('data', d => { log += d; });
+  let exited = null;
+  child.on('exit', (code, sig) => { exited = code ?? sig; });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30000;
+  for (;;) {
+    if (exited !== null) throw new Error(`server exited (${exited}) before it was healthy:\n${log}`);
+    try {
+      const r = await fetch(`${url}/healthz`);
+      if (r.ok) break;
+    } catch { /* not up yet */ }
+    if (Date.now() > deadline) { child.kill('SIGKILL'); throw new Error(`server not healthy after 30 s:\n${log}`); }
+    await new Promise(r => setTimeout(r, 100));
+  }
+  return {
+    url,
+    get log() { return log; },
+    async stop() {
+      if (exited === null) {
+        const gone = new Promise(r => child.once('exit', r));
+        child.kill('SIGTERM');
+        const t = setTimeout(() => child.kill('SIGKILL'), 5000);
+        await gone;
+        clearTimeout(t);
+      }
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+}
+
+// A page that records console errors and uncaught exceptions into `page.errors`.
+export async function newPage(context) {
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('console', m => { if (m.type() === 'error') page.errors.push(`console: ${m.text()} @ ${JSON.stringify(m.location())}`); });
+  page.on('pageerror', e => page.errors.push(`pageerror: ${e.message}`));
+  return page;
+}
+
+export function assertNoErrors(page) {
+  assert.deepEqual(page.errors, [], `console errors on ${page.url()}`);
+}
+
+export async function screenshot(page, name) {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  const file = path.join(SHOTS, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
+
+export async function apiJson(base, method, p, { body, token } = {}) {
+  const headers = {};
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const r = await fetch(base + p, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await r.text();
+  let data = null;
+  try { data = JSON.parse(text); } catch { data = text; }
+  if (!r.ok) throw new Error(`${method} ${p} -> ${r.status}: ${text}`);
+  return data;
+}
+
+// Board helpers (they read only the DOM attributes the UI promises: data-point, data-piece, data-lit).
+
+export async function boardPieces(page) {
+  return page.$$eval('#board [data-point]', els => Object.fromEntries(
+    els.filter(e => e.dataset.piece).map(e => [e.dataset.point, e.dataset.piece])));
+}
+
+export async function handCounts(page) {
+  return page.$$eval('#board [data-hand]', els => els.map(e => Number(e.dataset.count)));
+}
+
+export function countPieces(board) {
+  const c = { '0G': 0, '1G': 0 };
+  for (const v of Object.values(board)) c[v] = (c[v] || 0) + 1;
+  return c;
+}
+
+// Waits until it is this page's turn (the board is interactive) or the game is over.
+export async function waitTurnOrEnd(page, timeout = 20000) {
+  await page.waitForFunction(() => {
+    const b = document.getElementById('board');
+    const over = !document.getElementById('banner').classList.contains('hidden');
+    return over || (b && b.dataset.interactive === 'true');
+  }, null, { timeout });
+  return page.$eval('#banner', e => !e.classList.contains('hidden'));
+}
+
+const pick = (a) => a[Math.floor(Math.random() * a.length)];
+
+// Plays one random legal move by clicking lit points (or Pass). Returns a description of the clicks.
+export async function playRandomMove(page) {
+  const clicks = [];
+  if (await page.isVisible('#pass')) {
+    await page.click('#pass');
+    return ['pass'];
+  }
+  const lit = await page.$$eval('#board [data-lit]', els => els.map(e => [e.dataset.point, e.dataset.lit]));
+  assert.ok(lit.length > 0, 'it is my turn but nothing is lit and there is no Pass button');
+  const [pt, kind] = pick(lit);
+  assert.ok(kind === 'place' || kind === 'select', `unexpected first click kind ${kind}`);
+  await page.click(`#board [data-point="${pt}"]`);
+  clicks.push(pt);
+  if (kind === 'select') {
+    await page.waitForSelector('#board [data-lit="target"]');
+    const targets = await page.$$eval('#board [data-lit="target"]', els => els.map(e => e.dataset.point));
+    const t = pick(targets);
+    await page.click(`#board [data-point="${t}"]`);
+    clicks.push(t);
+  }
+  // A completed line: the capturable enemy gotis light up; choose one.
+  await page.waitForFunction(() => document.getElementById('board').dataset.interactive !== 'true' ||
+    document.querySelector('#board [data-lit="capture"]'));
+  const caps = await page.$$eval('#board [data-lit="capture"]', els => els.map(e => e.dataset.point));
+  if (caps.length) {
+    const c = pick(caps);
+    await page.click(`#board [data-point="${c}"]`);
+    clicks.push(`x${c}`);
+  }
+  return clicks;
+}

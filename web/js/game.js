@@ -1,0 +1,447 @@
+// The game page: a shell that knows seats, turns, events, the WebSocket, replays and game-over
+// banners, and hands the board itself to a per-game module (web/js/games/<name>.js, docs/ui.md).
+// It never decides what is legal: it passes the server's `legal` list to the board module.
+
+import { api, ApiError, loadTokens, saveTokens, forgetTokens, myName, setMyName, h, inviteRow } from './api.js';
+import { gameInfo, seatLabel } from './games/registry.js';
+
+const $ = (id) => document.getElementById(id);
+const params = new URLSearchParams(location.search);
+const gameId = params.get('id');
+const wantSeat = params.has('seat') ? Number(params.get('seat')) : null;
+
+const S = {
+  game: null,        // the last GET /api/games/{id}
+  info: null,        // registry entry
+  mod: null,         // the board module
+  board: null,       // the board instance
+  tokens: {},        // seat -> token held by this browser
+  observation: null,
+  legal: [],
+  legalSeat: null,   // the seat `legal` belongs to
+  events: [],
+  record: null,
+  replay: null,      // { plies, states, index } once the game is over
+  ws: null,
+  wsSeat: null,
+  wsRetry: 0,
+  wsTimer: null,
+  sending: false,
+  syncTimer: null,
+};
+
+const heldSeats = () => Object.keys(S.tokens).map(Number).sort((a, b) => a - b);
+const isOver = () => (S.observation && S.observation.phase === 'over') || (S.game && S.game.status === 'over');
+const playerName = (seat) => (S.mod && S.mod.players[seat] && S.mod.players[seat].name) || (S.info && S.info.players[seat]) || `Player ${seat + 1}`;
+
+// The token to act with: the seat to move if this browser holds it (a hot-seat game holds several).
+function tokenFor(seat) { return S.tokens[seat] ?? null; }
+function actingSeat() {
+  const held = heldSeats();
+  if (!held.length) return null;
+  const tm = S.observation ? S.observation.to_move : null;
+  return held.includes(tm) ? tm : held[0];
+}
+
+function showError(el, err) {
+  $(el).textContent = err ? (err instanceof ApiError ? err.message : String(err.message || err)) : '';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Loading
+
+async function fetchGame(seat = actingSeat()) {
+  const token = seat === null ? null : tokenFor(seat);
+  let g;
+  try {
+    g = await api('GET', `/api/games/${encodeURIComponent(gameId)}`, { token });
+  } catch (e) {
+    if (e.status === 401 && token) {
+      // A stale token (e.g. a reset database): forget it and watch instead.
+      forgetTokens(gameId);
+      S.tokens = {};
+      g = await api('GET', `/api/games/${encodeURIComponent(gameId)}`);
+    } else throw e;
+  }
+  S.game = g;
+  if (!S.observation || (g.observation && (g.observation.ply ?? 0) >= (S.observation.ply ?? 0)) || g.status === 'over') {
+    S.observation = g.observation;
+    S.events = g.events || [];
+  }
+  S.legal = g.legal || [];
+  S.legalSeat = g.you ?? null;
+  return g;
+}
+
+async function start() {
+  if (!gameId) {
+    $('title').textContent = 'No game chosen';
+    $('page-error').replaceChildren('Open a game from the ', h('a', { href: '/' }, 'lobby'), '.');
+    return;
+  }
+  S.tokens = loadTokens(gameId);
+  try {
+    await fetchGame();
+  } catch (e) {
+    $('title').textContent = 'Game not found';
+    $('page-error').replaceChildren(e.status === 404 ? 'There is no game with this id. ' : `${e.message} `, h('a', { href: '/' }, 'Back to the lobby'));
+    return;
+  }
+  S.info = gameInfo(S.game.game);
+  document.title = `${S.info.title} · Tabula`;
+  $('title').textContent = `${S.info.title}`;
+  $('title').append(h('small', { class: 'muted' }, `  game ${gameId}`));
+  if (S.info.rules) $('rules-link').href = S.info.rules; else $('rules-link').classList.add('hidden');
+  if (!S.info.load) {
+    $('page-error').textContent = `This browser has no board for ${S.info.title} yet.`;
+    return;
+  }
+  S.mod = (await S.info.load()).default;
+  S.board = S.mod.create($('board'), {
+    onMove: (move) => sendMove(move),
+    onHint: (text) => { $('hint').textContent = text; },
+  });
+  wireControls();
+  render();
+  connect();
+  if (isOver()) await loadReplay();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Live updates
+
+function connect() {
+  clearTimeout(S.wsTimer);
+  if (S.ws) { S.ws.onclose = null; S.ws.close(); }
+  const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws/games/${encodeURIComponent(gameId)}`;
+  const ws = new WebSocket(url);
+  S.ws = ws;
+  let first = true;
+  const seat = actingSeat();
+  ws.onopen = () => {
+    S.wsSeat = seat;
+    const token = seat === null ? null : tokenFor(seat);
+    ws.send(JSON.stringify(token ? { type: 'auth', token } : { type: 'auth' }));
+    setConn(true);
+  };
+  ws.onmessage = (msg) => {
+    let m;
+    try { m = JSON.parse(msg.data); } catch { return; }
+    if (m.type !== 'update') return;
+    S.wsRetry = 0;
+    // The first update after auth carries every event; later ones only the new events.
+    if (first) S.events = m.events || [];
+    else S.events = S.events.concat(m.events || []);
+    first = false;
+    if (m.observation) S.observation = m.observation;
+    S.legal = m.legal || [];
+    S.legalSeat = S.wsSeat;
+    S.sending = false;
+    clearTimeout(S.syncTimer);
+    afterUpdate();
+  };
+  ws.onclose = () => {
+    if (S.ws !== ws) return;
+    setConn(false);
+    const delay = Math.min(10000, 500 * 2 ** S.wsRetry++);
+    S.wsTimer = setTimeout(async () => {
+      try { await fetchGame(); render(); } catch { /* the server may still be down */ }
+      connect();
+    }, delay);
+  };
+  ws.onerror = () => { /* onclose follows */ };
+}
+
+function setConn(up) {
+  const el = $('conn');
+  el.textContent = up ? '● live' : '● connection lost, reconnecting…';
+  el.classList.toggle('down', !up);
+}
+
+let refreshing = false;
+async function afterUpdate() {
+  const seatsOpen = S.game && S.game.seats.some(s => s.type === 'open');
+  const tm = S.observation ? S.observation.to_move : null;
+  const needLegalFor = !isOver() && heldSeats().includes(tm) && S.legalSeat !== tm;
+  const justEnded = S.observation && S.observation.phase === 'over' && S.game.status !== 'over';
+  if ((seatsOpen || needLegalFor || justEnded) && !refreshing) {
+    // Seats changed (someone joined), a hot-seat turn changed hands, or the game just ended:
+    // the update alone does not say enough, so ask for the whole game.
+    refreshing = true;
+    try { await fetchGame(); } catch { /* keep what we have */ }
+    refreshing = false;
+  }
+  render();
+  if (isOver() && !S.replay) await loadReplay();
+}
+
+async function sendMove(move) {
+  const seat = S.legalSeat;
+  const token = tokenFor(seat);
+  showError('move-error', null);
+  if (!token) return;
+  S.sending = true;
+  render();
+  try {
+    const res = await api('POST', `/api/games/${encodeURIComponent(gameId)}/moves`, { body: { move }, token });
+    S.sending = false;
+    if (res && res.observation && (res.observation.ply ?? 0) > (S.observation.ply ?? 0)) {
+      // The events arrive over the WebSocket; until they do, show the new position without legal moves.
+      S.observation = res.observation;
+      S.legal = [];
+    }
+    render();
+    // Without a live socket, or if its update does not come, fetch the game.
+    clearTimeout(S.syncTimer);
+    const delay = S.ws && S.ws.readyState === WebSocket.OPEN ? 2000 : 0;
+    S.syncTimer = setTimeout(async () => { try { await fetchGame(); afterUpdate(); } catch { /* retry on next update */ } }, delay);
+  } catch (e) {
+    S.sending = false;
+    showError('move-error', e);
+    try { await fetchGame(); } catch { /* ignore */ }
+    render();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Replay of a finished game
+
+async function loadReplay() {
+  try {
+    S.record = await api('GET', `/api/games/${encodeURIComponent(gameId)}/record`);
+  } catch {
+    S.record = null;
+  }
+  // The final GET carries every event unredacted; make sure we have it.
+  try { await fetchGame(); } catch { /* use what we have */ }
+  const plies = S.mod.plies(S.events);
+  if (S.record && Array.isArray(S.record.moves)) {
+    // Label moves as the record writes them, where the two agree in number.
+    const movePlies = plies.filter(p => p.events[0].type !== 'resign');
+    if (movePlies.length === S.record.moves.length) movePlies.forEach((p, i) => { p.text = S.record.moves[i]; });
+  }
+  const states = [S.mod.initialState(S.game, S.record)];
+  for (const p of plies) states.push(S.mod.applyPly(states[states.length - 1], p.events));
+  S.replay = { plies, states, index: plies.length };
+  render();
+}
+
+function replayGo(i) {
+  if (!S.replay) return;
+  S.replay.index = Math.max(0, Math.min(S.replay.plies.length, i));
+  render();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Controls
+
+function wireControls() {
+  $('pass').addEventListener('click', () => sendMove('pass'));
+  $('resign').addEventListener('click', () => {
+    $('resign').classList.add('hidden');
+    $('resign-confirm').classList.remove('hidden');
+    $('resign-no').focus();
+  });
+  $('resign-no').addEventListener('click', () => {
+    $('resign-confirm').classList.add('hidden');
+    render();
+  });
+  $('resign-yes').addEventListener('click', async () => {
+    $('resign-confirm').classList.add('hidden');
+    const seat = actingSeat();
+    try {
+      await api('POST', `/api/games/${encodeURIComponent(gameId)}/offers`, { body: { what: 'resign' }, token: tokenFor(seat) });
+      await fetchGame();
+      afterUpdate();
+    } catch (e) { showError('move-error', e); render(); }
+  });
+  $('rp-first').addEventListener('click', () => replayGo(0));
+  $('rp-prev').addEventListener('click', () => replayGo(S.replay.index - 1));
+  $('rp-next').addEventListener('click', () => replayGo(S.replay.index + 1));
+  $('rp-last').addEventListener('click', () => replayGo(S.replay.plies.length));
+  document.addEventListener('keydown', (e) => {
+    if (!S.replay || e.target.closest('input, select, textarea')) return;
+    if (e.key === 'ArrowLeft') replayGo(S.replay.index - 1);
+    else if (e.key === 'ArrowRight') replayGo(S.replay.index + 1);
+    else if (e.key === 'Home') replayGo(0);
+    else if (e.key === 'End') replayGo(S.replay.plies.length);
+  });
+  $('moves').addEventListener('click', (e) => {
+    const li = e.target.closest('[data-ply]');
+    if (li && S.replay) replayGo(Number(li.dataset.ply) + 1);
+  });
+  $('join-name').value = myName();
+  $('join-form').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const seat = Number($('join-form').dataset.seat);
+    const name = $('join-name').value.trim();
+    showError('join-error', null);
+    $('join-button').disabled = true;
+    try {
+      const res = await api('POST', `/api/games/${encodeURIComponent(gameId)}/join`, { body: { seat, name } });
+      setMyName(name);
+      saveTokens(gameId, { [seat]: res.token });
+      S.tokens = loadTokens(gameId);
+      history.replaceState(null, '', `/game.html?id=${encodeURIComponent(gameId)}`);
+      await fetchGame();
+      render();
+      connect();
+    } catch (err) {
+      showError('join-error', err.status === 409 ? new Error('Someone else took that seat first.') : err);
+      try { await fetchGame(); render(); } catch { /* ignore */ }
+    } finally {
+      $('join-button').disabled = false;
+    }
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rendering
+
+function render() {
+  if (!S.game || !S.mod) return;
+  const g = S.game;
+  const obs = S.observation || {};
+  const over = isOver();
+  const held = heldSeats();
+  const openSeats = g.seats.filter(s => s.type === 'open');
+  const tm = obs.to_move;
+  const myTurn = !over && held.includes(tm) && S.legalSeat === tm && S.legal.length > 0 && !S.sending;
+  const replaying = over && S.replay && S.replay.index < S.replay.plies.length;
+
+  // Board.
+  const plies = S.replay ? S.replay.plies : S.mod.plies(S.events);
+  if (S.replay && replaying) {
+    const i = S.replay.index;
+    S.board.update({ observation: S.replay.states[i], legal: [], lastPly: i ? plies[i - 1].events : [], interactive: false });
+  } else {
+    S.board.update({ observation: obs, legal: myTurn ? S.legal : [], lastPly: plies.length ? plies[plies.length - 1].events : [], interactive: myTurn });
+  }
+  $('board').dataset.ply = obs.ply ?? 0;
+  $('board').dataset.interactive = myTurn ? 'true' : 'false';
+
+  // Seats.
+  const shown = S.replay && replaying ? S.replay.states[S.replay.index] : obs;
+  $('seats').replaceChildren(...g.seats.map((s, i) => {
+    const p = S.mod.players[i] || {};
+    const li = h('li', { class: !over && tm === i ? 'to-move' : '', dataset: { seat: i } },
+      h('span', { class: 'swatch', style: `background:${p.fill || '#ccc'};border-color:${p.edge || '#888'}`, 'aria-hidden': 'true' }),
+      h('span', {}, h('strong', {}, playerName(i)), ' · ', s.type === 'open' ? h('em', {}, 'waiting for a friend') : seatLabel(s)),
+      held.includes(i) ? h('span', { class: 'you' }, 'you') : null,
+      h('span', { class: 'count' }, S.mod.summary ? S.mod.summary(shown, i) : ''));
+    if (!over && tm === i) li.setAttribute('aria-current', 'true');
+    return li;
+  }));
+
+  // Whose turn.
+  let status = '';
+  if (over) status = 'Game over.';
+  else if (openSeats.length) status = `Waiting for a friend to join as ${openSeats.map(s => playerName(s.seat)).join(', ')}.`;
+  else if (held.includes(tm) && held.length > 1) status = `${playerName(tm)} to move (you).`;
+  else if (held.includes(tm)) status = myTurn || S.sending ? 'Your turn.' : 'Your turn…';
+  else {
+    const s = g.seats[tm];
+    status = s && s.type === 'ai' ? `${playerName(tm)} (AI level ${s.level}) is thinking…` : `Waiting for ${playerName(tm)}${s && s.name ? ` (${s.name})` : ''}.`;
+  }
+  if (!held.length && !over) status += ' You are watching.';
+  $('status').textContent = status;
+  if (!myTurn) $('hint').textContent = '';
+
+  // Pass appears only when the server lists "pass" as legal.
+  $('pass').classList.toggle('hidden', !(myTurn && S.legal.includes('pass')));
+  const canResign = !over && held.length > 0 && !openSeats.length;
+  if ($('resign-confirm').classList.contains('hidden')) $('resign').classList.toggle('hidden', !canResign);
+  else if (!canResign) $('resign-confirm').classList.add('hidden');
+  const resignSeat = actingSeat();
+  $('resign').textContent = held.length > 1 && resignSeat !== null ? `Resign as ${playerName(resignSeat)}` : 'Resign';
+
+  // Banner.
+  const banner = $('banner');
+  const result = (obs && obs.result) || g.result;
+  if (over && result) {
+    const w = result.winners || [];
+    let head = w.length ? `${w.map(playerName).join(' and ')} win${w.length === 1 ? 's' : ''}` : 'Draw';
+    if (held.length === 1) head += w.includes(held[0]) ? ' — you won!' : w.length ? ' — you lost.' : '';
+    const why = (S.mod.reasonText && S.mod.reasonText(result)) || REASONS[result.reason] || result.reason;
+    banner.replaceChildren(h('strong', {}, head), h('span', { class: 'reason', dataset: { reason: result.reason } }, why));
+    banner.classList.remove('hidden');
+  } else banner.classList.add('hidden');
+
+  // Join form / invites.
+  renderJoin(openSeats, held);
+  renderInvites(openSeats, held);
+
+  // Move list.
+  const list = $('moves');
+  const cur = S.replay ? S.replay.index - 1 : plies.length - 1;
+  list.classList.toggle('replaying', !!S.replay);
+  list.replaceChildren(...plies.map((p, i) => h('li', { dataset: { ply: i } },
+    h('span', { class: 'n' }, `${i + 1}.`),
+    h('span', { class: 'who' }, p.player === null || p.player === undefined ? '' : playerName(p.player)),
+    h('span', { class: 'ply' + (i === cur ? ' current' : ''), role: S.replay ? 'button' : undefined, tabindex: S.replay ? 0 : undefined }, p.text))));
+  $('no-moves').classList.toggle('hidden', plies.length > 0);
+  const curEl = list.querySelector('.current');
+  if (curEl) { const top = curEl.offsetTop - list.offsetTop; if (top < list.scrollTop || top > list.scrollTop + list.clientHeight - 24) list.scrollTop = top - list.clientHeight / 2; }
+
+  // Replay controls.
+  $('replay-panel').classList.toggle('hidden', !S.replay);
+  if (S.replay) {
+    const { index, plies: ps } = S.replay;
+    $('rp-first').disabled = $('rp-prev').disabled = index === 0;
+    $('rp-next').disabled = $('rp-last').disabled = index === ps.length;
+    $('rp-where').textContent = index === 0 ? `Start · ${ps.length} moves` : `Move ${index} of ${ps.length}`;
+    $('replay-panel').dataset.index = index;
+  }
+}
+
+const REASONS = {
+  'reduced-to-two': 'A player was reduced to two pieces.',
+  repetition: 'The same position occurred three times.',
+  'no-capture-100': '100 turns without a capture.',
+  regicide: 'The Monarch was captured.',
+  elimination: 'Every agent was captured.',
+  coronation: 'All Thrones were held.',
+  stalemate: 'Stalemate.',
+  agreement: 'Drawn by agreement.',
+  'flag-captured': 'The Flag was captured.',
+  'no-moves': 'A player had no legal move.',
+  'icon-destroyed': 'An icon was destroyed.',
+  'all-icons-destroyed': 'Every icon was destroyed.',
+  'scored-stalemate': 'Agreed stalemate, decided on points.',
+  'blocked-cycle': 'Every player was blocked in turn.',
+  'ply-limit': 'The game reached the ply limit.',
+  resignation: 'A player resigned.',
+};
+
+function renderJoin(openSeats, held) {
+  const panel = $('join');
+  // Offer the invited seat (?seat=N), or any open seat to a visitor holding no seat in this game.
+  let seat = null;
+  if (wantSeat !== null && !held.includes(wantSeat)) {
+    if (openSeats.some(s => s.seat === wantSeat)) seat = wantSeat;
+    else if (!held.length && !isOver()) {
+      panel.classList.remove('hidden');
+      $('join-title').textContent = `The ${playerName(wantSeat)} seat is taken`;
+      $('join-form').classList.add('hidden');
+      $('join-error').textContent = 'You are watching this game.';
+      return;
+    }
+  } else if (!held.length && openSeats.length) seat = openSeats[0].seat;
+  if (seat === null || isOver()) { panel.classList.add('hidden'); return; }
+  panel.classList.remove('hidden');
+  $('join-form').classList.remove('hidden');
+  $('join-form').dataset.seat = seat;
+  $('join-title').textContent = `Join as ${playerName(seat)}`;
+  $('join-button').textContent = `Join as ${playerName(seat)}`;
+}
+
+function renderInvites(openSeats, held) {
+  const show = held.length > 0 && openSeats.length > 0 && !isOver();
+  $('invite-panel').classList.toggle('hidden', !show);
+  if (!show) return;
+  const have = [...$('invites').querySelectorAll('[data-seat]')].map(e => Number(e.dataset.seat));
+  if (JSON.stringify(have) === JSON.stringify(openSeats.map(s => s.seat))) return;
+  $('invites').replaceChildren(...openSeats.map(s => inviteRow(gameId, s.seat, playerName(s.seat))));
+}
+
+start();

@@ -1,0 +1,34 @@
+// What the lobby and the game page know about each kind of game, without loading its board.
+// Adding a game: one entry here and one module web/js/games/<name>.js exporting a board module
+// (see docs/ui.md). Kinds the server offers but this table lacks still get a generic description.
+
+export const GAMES = {
+  tigadi: {
+    title: 'Tigadi',
+    players: ['Bone', 'Seed'],
+    rules: '/rules/tigadi.html',
+    load: () => import('./tigadi.js'),
+  },
+  // stratego: { title: 'Stratego', players: ['Red', 'Blue'], rules: '/rules/stratego.html', load: () => import('./stratego.js') },
+  // facet:    { title: 'FACET', players: ['White', 'Black'], rules: '/rules/facet.html', load: () => import('./facet.js') },
+  // truth:    { title: 'The Game of Truth', players: ['Ivory', 'Jade', 'Ember', 'Indigo'], rules: '/rules/truth.html', load: () => import('./truth.js') },
+};
+
+export function gameInfo(name, kind) {
+  const g = GAMES[name];
+  if (g) return { name, ...g };
+  return { name, title: (kind && kind.title) || name, players: [], rules: null, load: null };
+}
+
+export function playerName(name, seat) {
+  const g = GAMES[name];
+  return (g && g.players[seat]) || `Player ${seat + 1}`;
+}
+
+// Describes one seat of a game list item or game: "Ana", "AI level 3", "open seat".
+export function seatLabel(s) {
+  if (!s) return '';
+  if (s.type === 'ai') return `AI level ${s.level ?? '?'}`;
+  if (s.type === 'open') return 'open seat';
+  return s.name || 'Anonymous';
+}
