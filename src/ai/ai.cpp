@@ -1,1 +1,234 @@
-// placeholder: being written
+#include "ai/ai.h"
+
+#include "ai/search.h"
+
+#include <algorithm>
+#include <chrono>
+#include <unordered_map>
+
+namespace tabula::ai {
+
+namespace {
+
+// What a level searches with besides its budget. Hidden-information games are searched on this many
+// sampled worlds; each world gets an equal share of the budget.
+struct LevelPlan {
+  int max_depth;
+  size_t tt_entries;  // 16 bytes each
+  int worlds;
+};
+
+LevelPlan level_plan(int level) {
+  switch (level) {
+    case 2: return {2, size_t{1} << 14, 4};
+    case 3: return {kMaxPly - 1, size_t{1} << 18, 8};
+    case 4: return {kMaxPly - 1, size_t{1} << 20, 12};
+    default: return {kMaxPly - 1, size_t{1} << 20, 16};
+  }
+}
+
+// A single move, or the standing-offer question, needs only a rough score: a small fixed budget.
+constexpr uint64_t kSingleMoveNodes = 1'000;
+constexpr uint64_t kOfferNodes = 20'000;
+constexpr int kOfferWorlds = 4;
+
+// Summing scores across worlds: a forced win in one world must not outweigh everything else, so
+// wins and losses count as a large but bounded amount (still preferring the faster win).
+constexpr int kVoteWin = 20'000;
+int vote_value(int score) {
+  if (is_win_score(score)) return kVoteWin - (kWin - score);
+  if (is_loss_score(score)) return -kVoteWin + (kWin + score);
+  return std::clamp(score, -kVoteWin + kMaxPly + 1, kVoteWin - kMaxPly - 1);
+}
+
+// A level's defaults for whatever the caller left unset.
+Limits effective_limits(const Limits& given) {
+  Limits l = given;
+  l.level = std::clamp(l.level, kMinLevel, kMaxLevel);
+  if (!l.ms && !l.nodes) {
+    Limits d = default_limits(l.level);
+    l.ms = d.ms;
+    l.nodes = d.nodes;
+  }
+  if (l.nodes) l.ms.reset();  // a node budget means a reproducible search: the clock is not read
+  return l;
+}
+
+json pv_strings(Game& g, const std::vector<Move>& pv) {
+  json out = json::array();
+  int applied = 0;
+  for (Move m : pv) {
+    if (g.phase() != Phase::play) break;
+    out.push_back(g.move_to_string(m));
+    g.apply(m);
+    ++applied;
+  }
+  for (int i = 0; i < applied; ++i) g.undo();
+  return out;
+}
+
+int elapsed_ms(std::chrono::steady_clock::time_point since) {
+  return static_cast<int>(
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - since).count());
+}
+
+}  // namespace
+
+Limits default_limits(int level) {
+  Limits l;
+  l.level = std::clamp(level, kMinLevel, kMaxLevel);
+  switch (l.level) {
+    case 1: break;                       // random: no budget
+    case 2: l.nodes = 2'000; break;      // depth 2 at most (level_plan), and few nodes
+    case 3: l.ms = 200; break;
+    case 4: l.ms = 1'000; break;
+    default: l.ms = 3'000; break;
+  }
+  return l;
+}
+
+Choice choose_move(const Game& game, const Limits& given, const std::atomic<bool>* stop) {
+  const auto start = std::chrono::steady_clock::now();
+  const Limits limits = effective_limits(given);
+  Rng rng(limits.seed);
+
+  MoveList legal;
+  game.legal_moves(legal);
+  if (game.phase() != Phase::play || legal.empty()) fail(ErrorKind::conflict, "there is no move to choose");
+
+  Choice choice;
+  if (limits.level == 1) {
+    const Move m = legal[static_cast<int>(rng.below(static_cast<uint64_t>(legal.size())))];
+    choice.move = game.move_to_string(m);
+    choice.info = json{{"level", 1}, {"depth", 0},  {"nodes", 0},         {"score", 0},
+                       {"pv", json::array({choice.move})}, {"ms", elapsed_ms(start)}, {"worlds", 0}};
+    return choice;
+  }
+
+  const LevelPlan plan = level_plan(limits.level);
+  const Player me = game.to_move();
+  int worlds = game.hidden_information() ? plan.worlds : 1;
+  SearchParams params;
+  params.max_depth = limits.depth.value_or(plan.max_depth);
+  params.stop = stop;
+  params.nodes = limits.nodes;
+  params.ms = limits.ms;
+  if (legal.size() == 1) {
+    // Nothing to choose; search a little only to report a score.
+    worlds = 1;
+    params.nodes = std::min<uint64_t>(limits.nodes.value_or(kSingleMoveNodes), kSingleMoveNodes);
+    params.ms.reset();
+  }
+  if (worlds > 1) {
+    params.exact_root_scores = true;  // scores are added up across worlds
+    if (params.nodes) params.nodes = std::max<uint64_t>(*params.nodes / static_cast<uint64_t>(worlds), 1);
+    if (params.ms) params.ms = std::max(*params.ms / worlds, 1);
+  }
+
+  // The true game's moves, by their strings: a world's move codes need not match the true game's.
+  std::unordered_map<std::string, int> index;
+  std::vector<std::string> names;
+  for (Move m : legal) {
+    index.emplace(game.move_to_string(m), static_cast<int>(names.size()));
+    names.push_back(game.move_to_string(m));
+  }
+  std::vector<long long> votes(names.size(), 0);
+
+  Searcher searcher(plan.tt_entries);
+  uint64_t nodes = 0;
+  int min_depth = kMaxPly;
+  int searched = 0;
+  std::vector<int> best_in_world;             // single world: the moves equal to the best
+  std::vector<std::vector<Move>> pv_of(names.size());  // from the first world that scored the move exactly
+  std::unique_ptr<Game> pv_world;             // the world those PVs belong to, when there is one world
+  int single_score = 0;
+  for (int w = 0; w < worlds; ++w) {
+    if (w > 0 && stop && stop->load(std::memory_order_relaxed)) break;
+    std::unique_ptr<Game> world = game.sample_world(me, rng);
+    params.seed = rng.next();
+    SearchResult r = searcher.run(*world, params);
+    ++searched;
+    nodes += r.nodes;
+    min_depth = std::min(min_depth, r.depth);
+
+    std::vector<bool> seen(names.size(), false);
+    for (const RootScore& rs : r.root) {
+      auto it = index.find(world->move_to_string(rs.move));
+      if (it == index.end()) continue;  // legal in this world only: not ours to play
+      seen[static_cast<size_t>(it->second)] = true;
+      votes[static_cast<size_t>(it->second)] += vote_value(rs.score);
+    }
+    // A move the world does not allow cannot be recommended by it.
+    for (size_t i = 0; i < names.size(); ++i)
+      if (!seen[i]) votes[i] -= kVoteWin;
+
+    if (worlds == 1) {
+      single_score = r.score;
+      std::vector<Move> equal = r.equal_best();
+      if (equal.empty()) equal.push_back(r.best);  // no finished iteration: the search's guess
+      for (Move m : equal) {
+        auto it = index.find(world->move_to_string(m));
+        if (it != index.end()) best_in_world.push_back(it->second);
+      }
+      for (const RootScore& rs : r.root) {
+        auto it = index.find(world->move_to_string(rs.move));
+        if (it != index.end() && rs.exact) pv_of[static_cast<size_t>(it->second)] = rs.pv;
+      }
+      if (r.root.empty()) {
+        auto it = index.find(world->move_to_string(r.best));
+        if (it != index.end()) pv_of[static_cast<size_t>(it->second)] = r.pv;
+      }
+      pv_world = std::move(world);
+    }
+  }
+  if (min_depth == kMaxPly) min_depth = 0;
+
+  // The candidates: the best-scored moves; the seeded generator picks among equals so games vary.
+  std::vector<int> candidates;
+  if (worlds == 1) {
+    candidates = best_in_world;
+  } else {
+    const long long top = *std::max_element(votes.begin(), votes.end());
+    for (size_t i = 0; i < votes.size(); ++i)
+      if (votes[i] == top) candidates.push_back(static_cast<int>(i));
+  }
+  if (candidates.empty()) candidates.push_back(0);  // searched nothing usable: still answer legally
+  const int chosen = candidates[rng.below(candidates.size())];
+  choice.move = names[static_cast<size_t>(chosen)];
+
+  json pv = json::array({choice.move});
+  if (pv_world && !pv_of[static_cast<size_t>(chosen)].empty()) pv = pv_strings(*pv_world, pv_of[static_cast<size_t>(chosen)]);
+  const int score = worlds == 1 ? single_score
+                                : static_cast<int>(votes[static_cast<size_t>(chosen)] / std::max(searched, 1));
+  choice.info = json{{"level", limits.level}, {"depth", min_depth}, {"nodes", nodes},  {"score", score},
+                     {"pv", pv},              {"ms", elapsed_ms(start)}, {"worlds", searched}};
+  return choice;
+}
+
+bool accepts_offer(const Game& game, Player player, std::string_view what, const Limits& given) {
+  (void)what;  // draws and Truth's stalemate are judged alike: accept unless standing better
+  if (game.phase() != Phase::play) return false;
+  MoveList legal;
+  game.legal_moves(legal);
+  if (legal.empty()) return false;
+
+  const Limits limits = effective_limits(given);
+  Rng rng(limits.seed ^ 0x6f666665722d6169ULL);  // not the move search's sequence
+  const int worlds = game.hidden_information() ? kOfferWorlds : 1;
+  SearchParams params;
+  params.max_depth = limits.depth.value_or(level_plan(limits.level).max_depth);
+  params.nodes = std::max<uint64_t>(limits.nodes.value_or(kOfferNodes) / static_cast<uint64_t>(worlds), 1);
+  Searcher searcher(size_t{1} << 16);
+  long long total = 0;
+  for (int w = 0; w < worlds; ++w) {
+    std::unique_ptr<Game> world = game.sample_world(player, rng);
+    params.seed = rng.next();
+    const SearchResult r = searcher.run(*world, params);
+    // The search scores for the player to move; the offer may be answered on the other player's turn.
+    const int for_player = world->to_move() == player ? r.score : -r.score;
+    total += vote_value(for_player);
+  }
+  return total <= 0;
+}
+
+}  // namespace tabula::ai

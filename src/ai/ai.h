@@ -13,13 +13,14 @@ namespace tabula::ai {
 struct Limits {
   int level = 3;                    // 1: a random legal move; 2 and up: search
   std::optional<int> ms;            // wall-clock budget
-  std::optional<uint64_t> nodes;    // node budget: deterministic for a given seed
+  std::optional<uint64_t> nodes;    // node budget: deterministic for a given seed (time is then not read)
+  std::optional<int> depth;         // deepest iteration; default: the level's (2 at level 2, else no cap)
   uint64_t seed = 0;
 };
 
 struct Choice {
   std::string move;  // a string of legal_move_strings(game)
-  json info;         // level, depth, nodes, score, pv, ms: never sent to a client while the game is on
+  json info;         // level, depth, nodes, score, pv, ms, worlds: never sent to a client while the game is on
 };
 
 // The budget a level uses when the caller gives none (the server uses these).

@@ -1,1 +1,78 @@
-// placeholder: being written
+#include "ai/match.h"
+
+#include "core/session.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tabula::ai {
+
+double MatchResult::a_score() const {
+  if (games() == 0) return 0.5;
+  return (a_wins + 0.5 * draws) / games();
+}
+
+// Wilson score interval at 95%, treating a draw as half a win: unlike the normal approximation it stays
+// inside [0, 1] and is sensible at scores near 0% or 100%, which is where level matches end up.
+std::pair<double, double> MatchResult::a_score_interval() const {
+  const double n = games();
+  if (n == 0) return {0.0, 1.0};
+  const double z = 1.96;
+  const double p = a_score();
+  const double denom = 1 + z * z / n;
+  const double centre = (p + z * z / (2 * n)) / denom;
+  const double half = z * std::sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom;
+  return {std::max(0.0, centre - half), std::min(1.0, centre + half)};
+}
+
+MatchResult play_match(const MatchConfig& config, const std::function<void(int game, const MatchResult&)>& progress) {
+  MatchResult total;
+  for (int g = 0; g < config.games; ++g) {
+    Session s = Session::create(config.game, config.options);
+    const int players = s.num_players();
+    // a takes the even seats in even games and the odd seats in odd ones, so both sides play each colour.
+    auto is_a = [&](Player p) { return (p % 2 == 0) == (g % 2 == 0); };
+
+    // Every game's randomness comes from config.seed + g, so a game can be replayed on its own.
+    Rng game_rng(config.seed + static_cast<uint64_t>(g));
+    Rng a_rng(game_rng.next() ^ config.a.seed);
+    Rng b_rng(game_rng.next() ^ config.b.seed);
+
+    if (s.game().phase() == Phase::setup)
+      for (Player p = 0; p < players; ++p) s.setup(p, s.game().arrangement(p, "random", game_rng.next()));
+
+    int plies = 0;
+    while (!s.over()) {
+      if (plies >= config.max_plies) {
+        s.adjudicate(Result{{}, "ply-limit"});
+        ++total.adjudicated;
+        break;
+      }
+      const Player p = s.game().to_move();
+      const bool a_moves = is_a(p);
+      Limits limits = a_moves ? config.a : config.b;
+      limits.seed = (a_moves ? a_rng : b_rng).next();
+      const Choice c = choose_move(s.game(), limits);
+      (a_moves ? total.a_moves : total.b_moves) += 1;
+      (a_moves ? total.a_nodes : total.b_nodes) += c.info.value("nodes", uint64_t{0});
+      (a_moves ? total.a_ms : total.b_ms) += c.info.value("ms", 0);
+      s.play(c.move);
+      ++plies;
+    }
+    total.plies += plies;
+
+    const Result& r = *s.game().result();
+    const bool a_won = std::any_of(r.winners.begin(), r.winners.end(), is_a);
+    const bool b_won = std::any_of(r.winners.begin(), r.winners.end(), [&](Player p) { return !is_a(p); });
+    if (a_won && !b_won)
+      ++total.a_wins;
+    else if (b_won && !a_won)
+      ++total.b_wins;
+    else
+      ++total.draws;
+    if (progress) progress(g, total);
+  }
+  return total;
+}
+
+}  // namespace tabula::ai

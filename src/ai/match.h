@@ -20,6 +20,12 @@ struct MatchConfig {
 
 struct MatchResult {
   int a_wins = 0, draws = 0, b_wins = 0;
+  // Bookkeeping for reports: plies played, games cut at max_plies, and each side's search effort.
+  long long plies = 0;
+  int adjudicated = 0;
+  long long a_moves = 0, b_moves = 0;
+  uint64_t a_nodes = 0, b_nodes = 0;
+  long long a_ms = 0, b_ms = 0;
   int games() const { return a_wins + draws + b_wins; }
   double a_score() const;  // (wins + draws/2) / games
   // 95% confidence interval of a's score (Wilson score interval).

@@ -1,1 +1,326 @@
-// placeholder: being written
+#include "ai/search.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+namespace tabula::ai {
+
+namespace {
+
+// Time and the stop flag are read once per this many nodes: reading the clock every node costs more
+// than a Tigadi node itself, and 1024 nodes take well under a millisecond.
+constexpr uint64_t kCheckEvery = 1024;
+
+// Ordering scores: the TT move, then the two killers, then history (kept below kKillerScore[1]).
+constexpr int kTTMoveScore = 1 << 30;
+constexpr int kKillerScore[2] = {1 << 29, 1 << 28};
+constexpr int kHistoryMax = 1 << 24;  // history is halved when an entry reaches this
+
+// The value of a finished game for `mover`, the player who made the last move, `ply` plies from the root.
+int terminal_score(const Result& r, Player mover, int ply, int num_players) {
+  if (r.winners.empty() || static_cast<int>(r.winners.size()) >= num_players) return 0;
+  const bool mover_won = std::find(r.winners.begin(), r.winners.end(), mover) != r.winners.end();
+  return mover_won ? kWin - ply : -(kWin - ply);
+}
+
+// Win scores count plies from the root; the table stores them counted from the node so that an entry
+// is right wherever in the tree the position is met again.
+int to_tt(int score, int ply) {
+  if (is_win_score(score)) return score + ply;
+  if (is_loss_score(score)) return score - ply;
+  return score;
+}
+int from_tt(int score, int ply) {
+  if (is_win_score(score)) return score - ply;
+  if (is_loss_score(score)) return score + ply;
+  return score;
+}
+
+}  // namespace
+
+bool is_win_score(int score) { return score > kWinThreshold && score <= kWin; }
+bool is_loss_score(int score) { return score < -kWinThreshold && score >= -kWin; }
+
+struct Searcher::TTEntry {
+  uint32_t check;  // the key's upper half; the lower bits chose the slot
+  uint32_t move;
+  int32_t score;
+  int8_t depth;
+  uint8_t bound;  // Bound; kNone marks an empty slot
+  uint16_t unused;
+};
+
+struct Searcher::Frame {
+  MoveList moves;
+  std::array<int, MoveList::kCapacity> order;
+  std::array<Move, kMaxPly> pv;
+  int pv_len = 0;
+};
+
+std::vector<Move> SearchResult::equal_best() const {
+  std::vector<Move> out;
+  if (depth == 0) return out;
+  for (const RootScore& r : root)
+    if (r.exact && r.score == score) out.push_back(r.move);
+  return out;
+}
+
+Searcher::Searcher(size_t tt_entries) {
+  size_t n = 1;
+  while (n * 2 <= std::max<size_t>(tt_entries, 1)) n *= 2;
+  tt_ = std::make_unique<TTEntry[]>(n);
+  tt_mask_ = n - 1;
+  frames_ = std::make_unique<Frame[]>(kMaxPly);
+  history_ = std::make_unique<int[]>(static_cast<size_t>(kHistoryPlayers * kHistorySize));
+}
+
+Searcher::~Searcher() = default;
+
+void Searcher::clear() {
+  std::memset(static_cast<void*>(tt_.get()), 0, (tt_mask_ + 1) * sizeof(TTEntry));
+  std::fill_n(history_.get(), kHistoryPlayers * kHistorySize, 0);
+  for (auto& k : has_killer_) k = {false, false};
+}
+
+int Searcher::history_index(Move m) {
+  // Move codes are opaque and may use any bits: mix them before taking the table's bits.
+  static_assert(kHistorySize == 1 << 14);
+  return static_cast<int>((m.code * 0x9E3779B1u) >> (32 - 14));
+}
+
+Searcher::TTEntry* Searcher::probe(uint64_t key) {
+  TTEntry* e = &tt_[key & tt_mask_];
+  if (e->bound != kNone && e->check == static_cast<uint32_t>(key >> 32)) return e;
+  return nullptr;
+}
+
+void Searcher::store(uint64_t key, int depth, int score, Bound bound, Move move, int ply) {
+  TTEntry* e = &tt_[key & tt_mask_];
+  const auto check = static_cast<uint32_t>(key >> 32);
+  // Keep a deeper result for the same position unless the new one is exact; other positions replace.
+  if (e->bound != kNone && e->check == check && depth < e->depth && bound != kExact) return;
+  e->check = check;
+  e->move = move.code;
+  e->score = to_tt(score, ply);
+  e->depth = static_cast<int8_t>(depth);
+  e->bound = bound;
+}
+
+bool Searcher::out_of_budget() {
+  if (aborted_) return true;
+  if (params_->nodes && nodes_ >= *params_->nodes) return true;
+  if (nodes_ % kCheckEvery != 0) return false;
+  if (params_->stop && params_->stop->load(std::memory_order_relaxed)) return true;
+  // A node budget makes the search reproducible, so the clock is not read then.
+  if (!params_->nodes && params_->ms && std::chrono::steady_clock::now() >= deadline_) return true;
+  return false;
+}
+
+void Searcher::order_moves(Frame& f, Move tt_move, bool has_tt_move, Player me, int ply) {
+  const int* hist = history_.get() + (me & (kHistoryPlayers - 1)) * kHistorySize;
+  const auto& killers = killers_[static_cast<size_t>(ply)];
+  const auto& has_killer = has_killer_[static_cast<size_t>(ply)];
+  for (int i = 0; i < f.moves.size(); ++i) {
+    const Move m = f.moves[i];
+    int s = hist[history_index(m)];
+    if (has_killer[1] && m == killers[1]) s = kKillerScore[1];
+    if (has_killer[0] && m == killers[0]) s = kKillerScore[0];
+    if (has_tt_move && m == tt_move) s = kTTMoveScore;
+    f.order[static_cast<size_t>(i)] = s;
+  }
+}
+
+// The value, for `mover`, of the position just reached by mover's move.
+int Searcher::child_value(Player mover, int depth, int alpha, int beta, int ply) {
+  frames_[ply].pv_len = 0;
+  if (out_of_budget()) {
+    aborted_ = true;
+    return 0;
+  }
+  if (game_->phase() == Phase::over) return terminal_score(*game_->result(), mover, ply, game_->num_players());
+  if (game_->to_move() == mover) return negamax(depth, alpha, beta, ply);
+  return -negamax(depth, -beta, -alpha, ply);
+}
+
+// The value of the current position (in play) for the player to move, within (alpha, beta).
+int Searcher::negamax(int depth, int alpha, int beta, int ply) {
+  Frame& f = frames_[ply];
+  f.pv_len = 0;
+  if (depth <= 0 || ply >= kMaxPly - 1) return game_->evaluate();
+
+  // No line from here ends sooner than a win on the next ply, nor later than the root's horizon.
+  alpha = std::max(alpha, -kWin + ply);
+  beta = std::min(beta, kWin - ply - 1);
+  if (alpha >= beta) return alpha;
+
+  const bool pv_node = beta - alpha > 1;
+  const uint64_t key = game_->hash();
+  Move tt_move{};
+  bool has_tt_move = false;
+  if (const TTEntry* e = probe(key)) {
+    tt_move = Move{e->move};
+    has_tt_move = true;
+    if (e->depth >= depth) {
+      const int s = from_tt(e->score, ply);
+      // Exact hits are not taken at PV nodes, so the principal variation is not cut short.
+      if (e->bound == kExact && !pv_node) return s;
+      if (e->bound == kLower && s >= beta) return s;
+      if (e->bound == kUpper && s <= alpha) return s;
+    }
+  }
+
+  game_->legal_moves(f.moves);
+  // Games list a pass when a player is stuck, so this is only a guard.
+  if (f.moves.empty()) return game_->evaluate();
+  const Player me = game_->to_move();
+  order_moves(f, tt_move, has_tt_move, me, ply);
+
+  const int alpha_orig = alpha;
+  int best = -kInfinity;
+  Move best_move = f.moves[0];
+  const int n = f.moves.size();
+  for (int i = 0; i < n; ++i) {
+    // Selection sort step: most moves are never reached after a cutoff, so sorting all is waste.
+    int pick = i;
+    for (int j = i + 1; j < n; ++j)
+      if (f.order[static_cast<size_t>(j)] > f.order[static_cast<size_t>(pick)]) pick = j;
+    std::swap(f.moves[i], f.moves[pick]);
+    std::swap(f.order[static_cast<size_t>(i)], f.order[static_cast<size_t>(pick)]);
+    const Move m = f.moves[i];
+
+    game_->apply(m);
+    ++nodes_;
+    int score;
+    if (i == 0) {
+      score = child_value(me, depth - 1, alpha, beta, ply + 1);
+    } else {
+      // Principal variation search: prove the move is no better with a null window, re-search if it is.
+      score = child_value(me, depth - 1, alpha, alpha + 1, ply + 1);
+      if (score > alpha && score < beta && !aborted_) score = child_value(me, depth - 1, alpha, beta, ply + 1);
+    }
+    game_->undo();
+    if (aborted_) return 0;
+
+    if (score > best) {
+      best = score;
+      best_move = m;
+      if (score > alpha) {
+        alpha = score;
+        const Frame& child = frames_[ply + 1];
+        f.pv[0] = m;
+        std::copy_n(child.pv.begin(), child.pv_len, f.pv.begin() + 1);
+        f.pv_len = child.pv_len + 1;
+        if (alpha >= beta) {
+          auto& killers = killers_[static_cast<size_t>(ply)];
+          auto& has_killer = has_killer_[static_cast<size_t>(ply)];
+          if (!(has_tt_move && m == tt_move) && !(has_killer[0] && killers[0] == m)) {
+            killers[1] = killers[0];
+            has_killer[1] = has_killer[0];
+            killers[0] = m;
+            has_killer[0] = true;
+          }
+          int* hist = history_.get() + (me & (kHistoryPlayers - 1)) * kHistorySize;
+          int& h = hist[history_index(m)];
+          h += depth * depth;
+          if (h >= kHistoryMax)
+            for (int k = 0; k < kHistoryPlayers * kHistorySize; ++k) history_[static_cast<size_t>(k)] /= 2;
+          break;
+        }
+      }
+    }
+  }
+
+  const Bound bound = best >= beta ? kLower : best > alpha_orig ? kExact : kUpper;
+  store(key, depth, best, bound, best_move, ply);
+  return best;
+}
+
+SearchResult Searcher::run(Game& game, const SearchParams& params) {
+  start_ = std::chrono::steady_clock::now();
+  deadline_ = start_ + std::chrono::milliseconds(params.ms.value_or(0));
+  clear();
+  game_ = &game;
+  params_ = &params;
+  nodes_ = 0;
+  aborted_ = false;
+
+  SearchResult result;
+  std::vector<RootScore> root;
+  {
+    MoveList moves;
+    game.legal_moves(moves);
+    if (moves.empty()) fail(ErrorKind::conflict, "no legal move to search");
+    root.resize(static_cast<size_t>(moves.size()));
+    for (int i = 0; i < moves.size(); ++i) {
+      root[static_cast<size_t>(i)].move = moves[i];
+      root[static_cast<size_t>(i)].pv.reserve(kMaxPly);
+    }
+  }
+  // A seeded shuffle: the order decides which of equal moves the first iteration meets first.
+  Rng rng(params.seed);
+  std::shuffle(root.begin(), root.end(), rng);
+  result.best = root[0].move;
+
+  const Player me = game.to_move();
+  const int max_depth = std::clamp(params.max_depth, 1, kMaxPly - 1);
+  for (int depth = 1; depth <= max_depth; ++depth) {
+    int best = -kInfinity;
+    for (RootScore& r : root) {
+      // Moves after the first are searched against best-1, not best: a move that only equals the best
+      // then gets its exact score, and equal moves can be told apart from worse ones.
+      const int alpha = (params.exact_root_scores || best == -kInfinity) ? -kInfinity : best - 1;
+      game.apply(r.move);
+      ++nodes_;
+      const int score = child_value(me, depth - 1, alpha, kInfinity, 1);
+      game.undo();
+      if (aborted_) break;
+      r.score = score;
+      r.exact = score > alpha;
+      r.pv.clear();
+      if (r.exact) {
+        r.pv.push_back(r.move);
+        const Frame& child = frames_[1];
+        r.pv.insert(r.pv.end(), child.pv.begin(), child.pv.begin() + child.pv_len);
+      }
+      best = std::max(best, score);
+    }
+    if (aborted_) {
+      // An unfinished iteration proves nothing about the moves it did not reach: keep the last
+      // finished one. Without any, take the best of what was searched.
+      if (result.depth == 0) {
+        const auto it = std::max_element(root.begin(), root.end(),
+                                         [](const RootScore& a, const RootScore& b) { return a.score < b.score; });
+        if (it->score > -kInfinity) {
+          result.best = it->move;
+          result.score = it->score;
+          result.pv = it->pv;
+        }
+      }
+      break;
+    }
+    std::stable_sort(root.begin(), root.end(), [](const RootScore& a, const RootScore& b) { return a.score > b.score; });
+    result.depth = depth;
+    result.score = best;
+    result.best = root[0].move;
+    result.pv = root[0].pv;
+    result.root = root;
+
+    // A forced result within the horizon is proven: a deeper search cannot change it.
+    if ((is_win_score(best) || is_loss_score(best)) && kWin - std::abs(best) <= depth) break;
+    if (!params.nodes && params.ms) {
+      const auto elapsed = std::chrono::steady_clock::now() - start_;
+      // The next iteration usually costs several times this one: starting it past half the budget
+      // would mostly be wasted.
+      if (elapsed * 2 >= std::chrono::milliseconds(*params.ms)) break;
+    }
+  }
+  result.stopped = aborted_;
+  result.nodes = nodes_;
+  result.ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start_).count();
+  game_ = nullptr;
+  params_ = nullptr;
+  return result;
+}
+
+}  // namespace tabula::ai

@@ -1,0 +1,107 @@
+// Game-independent alpha-beta search over the Game interface: negamax with principal variation search,
+// iterative deepening, a transposition table, killer and history move ordering, and node/time/stop limits.
+//
+// It assumes two players with opposed interests (zero-sum): a position's value for the player to move is
+// minus its value for the other. A move after which the same player is to move again (a Truth turn of
+// two actions, a pass-less double move) keeps the sign. The 4-player Game of Truth will need a paranoid
+// or max-n search; until then it is searched as "me against whoever moves next", which is only a guess.
+#pragma once
+
+#include "core/game.h"
+
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace tabula::ai {
+
+// Scores are in hundredths of a piece from the point of view of the player to move. A won game is
+// kWin minus the number of plies to the end, so a faster win scores higher and a slower loss less badly.
+inline constexpr int kWin = 1'000'000;
+inline constexpr int kInfinity = kWin + 1;
+inline constexpr int kMaxPly = 64;             // deepest line searched (iterations and PV included)
+inline constexpr int kWinThreshold = kWin - kMaxPly - 1;  // scores above this are forced wins
+bool is_win_score(int score);
+bool is_loss_score(int score);
+
+struct SearchParams {
+  int max_depth = kMaxPly - 1;
+  std::optional<uint64_t> nodes;  // when set, time is never read: the search is deterministic
+  std::optional<int> ms;          // wall clock; no new iteration starts after half of it
+  const std::atomic<bool>* stop = nullptr;
+  // Search every root move with a full window, so each gets its exact score (needed to add scores up
+  // across sampled worlds). Otherwise only moves as good as the best get exact scores.
+  bool exact_root_scores = false;
+  uint64_t seed = 0;  // shuffles the root moves, so equal moves are met in varying order
+};
+
+struct RootScore {
+  Move move;
+  int score = -kInfinity;
+  bool exact = false;  // false: score is only an upper bound (the move is worse than the best)
+  std::vector<Move> pv;  // starts with move; filled when exact
+};
+
+struct SearchResult {
+  Move best;
+  int score = 0;
+  int depth = 0;           // last completed iteration (0: none completed; best is then a guess)
+  uint64_t nodes = 0;
+  std::vector<Move> pv;    // from the root, best first
+  std::vector<RootScore> root;  // every root move, scored at `depth`
+  bool stopped = false;    // a limit or the stop flag ended the search before max_depth
+  int64_t ms = 0;
+  // The root moves whose exact score equals the best score (at least one when depth > 0).
+  std::vector<Move> equal_best() const;
+};
+
+class Searcher {
+ public:
+  // tt_entries is rounded down to a power of two; the table is allocated here, once, and cleared
+  // at the start of every run.
+  explicit Searcher(size_t tt_entries);
+  ~Searcher();
+  Searcher(const Searcher&) = delete;
+  Searcher& operator=(const Searcher&) = delete;
+
+  // Searches `game` (in play, with at least one legal move) and leaves it as it was.
+  SearchResult run(Game& game, const SearchParams& params);
+
+ private:
+  struct TTEntry;
+  struct Frame;
+  enum Bound : uint8_t { kNone = 0, kUpper = 1, kLower = 2, kExact = 3 };
+
+  int negamax(int depth, int alpha, int beta, int ply);
+  int child_value(Player mover, int depth, int alpha, int beta, int ply);
+  void order_moves(Frame& f, Move tt_move, bool has_tt_move, Player me, int ply);
+  bool out_of_budget();
+  void clear();
+
+  TTEntry* probe(uint64_t key);
+  void store(uint64_t key, int depth, int score, Bound bound, Move move, int ply);
+
+  static constexpr int kHistorySize = 1 << 14;
+  static constexpr int kHistoryPlayers = 4;
+  static int history_index(Move m);
+
+  std::unique_ptr<TTEntry[]> tt_;
+  size_t tt_mask_ = 0;
+  std::unique_ptr<Frame[]> frames_;  // one per ply, so move lists and PVs need no allocation
+  std::unique_ptr<int[]> history_;   // [player][history_index]
+  std::array<std::array<Move, 2>, kMaxPly> killers_{};
+  std::array<std::array<bool, 2>, kMaxPly> has_killer_{};
+
+  Game* game_ = nullptr;
+  const SearchParams* params_ = nullptr;
+  uint64_t nodes_ = 0;
+  bool aborted_ = false;
+  std::chrono::steady_clock::time_point start_;
+  std::chrono::steady_clock::time_point deadline_;
+};
+
+}  // namespace tabula::ai
