@@ -41,8 +41,12 @@ test('play Tigadi against the AI by clicking, board matches the server after eve
     for (const p of lit) assert.ok(g.legal.some(m => m.split(/[-x]/).includes(p)), `${p} is lit but in no legal move`);
     assert.equal(await page.isVisible('#pass'), g.legal.includes('pass'), 'Pass appears exactly when pass is legal');
     const ply = Number(await page.getAttribute('#board', 'data-ply'));
-    const clicks = await playRandomMove(page);
-    if (!captureShot && clicks.some(c => c.startsWith('x'))) captureShot = true;
+    await playRandomMove(page, { onCapture: async (caps) => {
+      // The capturable gotis are exactly the captures the legal list offers for this move.
+      const offered = g.legal.filter(m => m.includes('x')).map(m => m.split('x')[1]);
+      for (const c of caps) assert.ok(offered.includes(c), `${c} is offered for capture but no legal move takes it`);
+      if (!captureShot) { captureShot = true; await screenshot(page, 'a-capture-choice'); }
+    } });
     await page.waitForFunction((p) => Number(document.getElementById('board').dataset.ply) > p ||
       !document.getElementById('banner').classList.contains('hidden'), ply);
   }

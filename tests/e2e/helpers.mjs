@@ -136,7 +136,7 @@ export async function waitTurnOrEnd(page, timeout = 20000) {
 const pick = (a) => a[Math.floor(Math.random() * a.length)];
 
 // Plays one random legal move by clicking lit points (or Pass). Returns a description of the clicks.
-export async function playRandomMove(page) {
+export async function playRandomMove(page, { onCapture } = {}) {
   const clicks = [];
   if (await page.isVisible('#pass')) {
     await page.click('#pass');
@@ -160,6 +160,7 @@ export async function playRandomMove(page) {
     document.querySelector('#board [data-lit="capture"]'));
   const caps = await page.$$eval('#board [data-lit="capture"]', els => els.map(e => e.dataset.point));
   if (caps.length) {
+    if (onCapture) await onCapture(caps);
     const c = pick(caps);
     await page.click(`#board [data-point="${c}"]`);
     clicks.push(`x${c}`);

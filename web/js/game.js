@@ -134,6 +134,8 @@ function connect() {
     else S.events = S.events.concat(m.events || []);
     first = false;
     if (m.observation) S.observation = m.observation;
+    if (Array.isArray(m.seats)) { S.game.seats = m.seats; S.seatsFresh = true; }
+    if (m.status) S.game.status = m.status;
     S.legal = m.legal || [];
     S.legalSeat = S.wsSeat;
     S.sending = false;
@@ -160,10 +162,11 @@ function setConn(up) {
 
 let refreshing = false;
 async function afterUpdate() {
-  const seatsOpen = S.game && S.game.seats.some(s => s.type === 'open');
+  // Seats are in the update (when the server sends them); otherwise refetch while a seat is open.
+  const seatsOpen = !S.seatsFresh && S.game && S.game.seats.some(s => s.type === 'open');
   const tm = S.observation ? S.observation.to_move : null;
   const needLegalFor = !isOver() && heldSeats().includes(tm) && S.legalSeat !== tm;
-  const justEnded = S.observation && S.observation.phase === 'over' && S.game.status !== 'over';
+  const justEnded = S.observation && S.observation.phase === 'over' && !S.replay;
   if ((seatsOpen || needLegalFor || justEnded) && !refreshing) {
     // Seats changed (someone joined), a hot-seat turn changed hands, or the game just ended:
     // the update alone does not say enough, so ask for the whole game.

@@ -214,7 +214,7 @@ class TigadiBoard {
       const piece = board[p] || null;
       const kind = lit.get(p);
       const g = svg('g', {
-        class: 'pt' + (m.kind === 'from' && m.from === p ? ' selected' : ''),
+        class: 'pt' + ((m.kind === 'from' && m.from === p) || (preview && preview.to === p) ? ' selected' : ''),
         'data-point': p,
         'data-piece': piece || undefined,
         'data-lit': kind || undefined,
@@ -237,7 +237,7 @@ class TigadiBoard {
         g.append(svg('path', { class: 'last-cap', d: `M${x - d} ${y - d}L${x + d} ${y + d}M${x + d} ${y - d}L${x - d} ${y + d}` }));
       }
       if (kind === 'place' || kind === 'target') g.append(svg('circle', { class: 'mark', cx: x, cy: y, r: 0.13 }));
-      if (kind || (m.kind === 'from' && m.from === p)) g.append(svg('circle', { class: 'ring', cx: x, cy: y, r: 0.41 }));
+      if (kind || (m.kind === 'from' && m.from === p) || (preview && preview.to === p)) g.append(svg('circle', { class: 'ring', cx: x, cy: y, r: 0.41 }));
       root.append(g);
     }
 
