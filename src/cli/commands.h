@@ -1,0 +1,27 @@
+// The `tabula` subcommands, callable from main.cpp (which parses the arguments) and from tests.
+#pragma once
+
+#include "core/json.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace tabula {
+
+// `tabula selfplay`: a match between two AI levels (src/ai/match.h).
+struct SelfplayArgs {
+  std::string game = "tigadi";
+  json options = json::object();
+  int level_a = 3, level_b = 1;
+  int games = 200;
+  uint64_t seed = 1;
+  std::optional<int> ms;          // per move, both sides; default: each level's own budget
+  std::optional<uint64_t> nodes;  // per move, both sides; makes the whole match reproducible
+  int max_plies = 1000;           // a game still on after this many plies is adjudicated a draw
+  bool quiet = false;             // no line per game, only the result
+};
+// Prints a line per game on stderr (unless quiet) and the result on stdout; 0, or 1 on a bad argument.
+int selfplay_command(const SelfplayArgs& args);
+
+}  // namespace tabula
