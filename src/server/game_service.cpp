@@ -1,1 +1,635 @@
-// placeholder: being written
+#include "server/game_service.h"
+
+#include "core/rng.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <memory>
+
+namespace tabula::server {
+
+int http_status(ErrorKind kind) {
+  switch (kind) {
+    case ErrorKind::bad_request: return 400;
+    case ErrorKind::unauthorized: return 401;
+    case ErrorKind::not_found: return 404;
+    case ErrorKind::not_your_turn: return 409;
+    case ErrorKind::conflict: return 409;
+    case ErrorKind::illegal: return 422;
+  }
+  return 400;
+}
+
+bool constant_time_equal(std::string_view a, std::string_view b) {
+  // The loop's length and branches depend on the lengths only, never on the bytes.
+  unsigned diff = a.size() == b.size() ? 0u : 1u;
+  const size_t n = std::max(a.size(), b.size());
+  for (size_t i = 0; i < n; ++i) {
+    unsigned char x = i < a.size() ? static_cast<unsigned char>(a[i]) : 0;
+    unsigned char y = i < b.size() ? static_cast<unsigned char>(b[i]) : 0;
+    diff |= static_cast<unsigned>(x ^ y);
+  }
+  return diff == 0;
+}
+
+namespace {
+
+constexpr size_t kListLimit = 100;
+constexpr size_t kMaxName = 40;
+
+std::string now_iso8601() {
+  using namespace std::chrono;
+  auto now = system_clock::now();
+  std::time_t t = system_clock::to_time_t(now);
+  auto ms = duration_cast<milliseconds>(now.time_since_epoch()).count() % 1000;
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[40];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
+  char out[48];
+  std::snprintf(out, sizeof out, "%s.%03dZ", buf, static_cast<int>(ms));
+  return out;
+}
+
+void log_line(const std::string& text) { std::fprintf(stderr, "%s\n", text.c_str()); }
+
+// A player's display name: optional, at most 40 bytes, no control characters.
+std::optional<std::string> name_field(const json& object) {
+  const json* v = find_field(object, "name");
+  if (!v || v->is_null()) return std::nullopt;
+  if (!v->is_string()) fail(ErrorKind::bad_request, "field \"name\" must be a string");
+  std::string name = v->get<std::string>();
+  size_t b = name.find_first_not_of(' ');
+  size_t e = name.find_last_not_of(' ');
+  name = b == std::string::npos ? std::string() : name.substr(b, e - b + 1);
+  if (name.size() > kMaxName) fail(ErrorKind::bad_request, "a name has at most 40 characters");
+  for (unsigned char c : name)
+    if (c < 0x20 || c == 0x7f) fail(ErrorKind::bad_request, "a name may not hold control characters");
+  if (name.empty()) return std::nullopt;
+  return name;
+}
+
+bool has_setup(const Session& s, Player p) {
+  for (const json& a : s.actions())
+    if (a.value("type", "") == "setup" && a.value("player", -1) == p) return true;
+  return false;
+}
+
+}  // namespace
+
+GameService::GameService(Storage& storage, AiScheduler scheduler, Config config)
+    : storage_(storage), scheduler_(std::move(scheduler)), config_(config) {
+  for (StoredGame& sg : storage_.load_all()) {
+    try {
+      Session s = sg.start.is_null() ? Session::create(sg.kind, sg.options) : Session::from_state(sg.kind, sg.start);
+      for (const json& a : sg.actions) s.apply_action(a);
+      if (!sg.seats.is_array() || static_cast<int>(sg.seats.size()) != s.num_players())
+        throw std::runtime_error("its seats do not match the game");
+      std::vector<Seat> seats;
+      for (const json& js : sg.seats) {
+        Seat seat;
+        seat.type = js.at("type").get<std::string>();
+        if (js.contains("name") && js["name"].is_string()) seat.name = js["name"].get<std::string>();
+        if (js.contains("level") && js["level"].is_number_integer()) seat.level = js["level"].get<int>();
+        seats.push_back(std::move(seat));
+      }
+      for (const auto& [i, token] : sg.tokens)
+        if (i >= 0 && i < static_cast<int>(seats.size())) seats[static_cast<size_t>(i)].token = token;
+      for (const Seat& seat : seats)
+        if (seat.type == "human" && seat.token.empty()) throw std::runtime_error("a human seat has no token");
+      json public_options = s.observation(kSpectator).value("options", json::object());
+      Live live{sg.id, sg.created_at, next_order_++, std::move(seats), std::move(s), std::move(public_options),
+                {}, std::nullopt, std::nullopt};
+      games_.emplace(sg.id, std::move(live));
+    } catch (const std::exception& e) {
+      log_line("storage: game " + sg.id + " (" + sg.kind + ") could not be restored and is skipped: " + e.what());
+    }
+  }
+  for (auto& [id, g] : games_) advance(g);
+}
+
+// ---- lookups ---------------------------------------------------------------------------------------
+
+GameService::Live& GameService::find(std::string_view id) {
+  auto it = games_.find(id);
+  if (it == games_.end()) fail(ErrorKind::not_found, "no such game");
+  return it->second;
+}
+
+const GameService::Live& GameService::find(std::string_view id) const {
+  auto it = games_.find(id);
+  if (it == games_.end()) fail(ErrorKind::not_found, "no such game");
+  return it->second;
+}
+
+Player GameService::seat_of(const Live& g, const Token& token) const {
+  if (!token) return kSpectator;
+  Player found = kSpectator;
+  for (size_t i = 0; i < g.seats.size(); ++i) {
+    const Seat& s = g.seats[i];
+    // Every seat is compared, so the time taken does not tell which one (or how much) matched.
+    bool match = constant_time_equal(*token, s.token) && !s.token.empty();
+    if (match) found = static_cast<Player>(i);
+  }
+  if (found == kSpectator) fail(ErrorKind::unauthorized, "this token is not valid for this game");
+  return found;
+}
+
+Player GameService::require_seat(const Live& g, const Token& token) const {
+  if (!token) fail(ErrorKind::unauthorized, "this needs a seat's token (Authorization: Bearer <token>)");
+  return seat_of(g, token);
+}
+
+bool GameService::ai_pending(std::string_view id) const {
+  const Live& g = find(id);
+  return g.ai_move_version.has_value() || g.ai_offer_version.has_value();
+}
+
+// ---- views -----------------------------------------------------------------------------------------
+
+std::string GameService::status_of(const Live& g) {
+  if (g.session.over()) return "over";
+  for (const Seat& s : g.seats)
+    if (s.type == "open") return "open";
+  return "playing";
+}
+
+json GameService::seats_json(const Live& g) {
+  json out = json::array();
+  for (size_t i = 0; i < g.seats.size(); ++i) {
+    const Seat& s = g.seats[i];
+    out.push_back(json{{"seat", i},
+                       {"type", s.type},
+                       {"name", s.name ? json(*s.name) : json(nullptr)},
+                       {"level", s.level ? json(*s.level) : json(nullptr)}});
+  }
+  return out;
+}
+
+json GameService::legal_for(const Live& g, Player viewer) const {
+  const Game& game = g.session.game();
+  if (viewer == kSpectator || game.phase() != Phase::play || game.to_move() != viewer || status_of(g) != "playing")
+    return json::array();
+  return json(g.session.legal());
+}
+
+json GameService::update_message(const Live& g, Player viewer, const json& events) const {
+  return json{{"type", "update"},
+              {"observation", g.session.observation(viewer)},
+              {"legal", legal_for(g, viewer)},
+              {"events", events},
+              {"seats", seats_json(g)},
+              {"status", status_of(g)}};
+}
+
+json GameService::summary(const Live& g) const {
+  const Result* r = g.session.game().result();
+  return json{{"id", g.id},
+              {"game", std::string(g.session.kind())},
+              {"options", g.public_options},
+              {"seats", seats_json(g)},
+              {"status", status_of(g)},
+              {"created", g.created_at},
+              {"result", r ? r->to_json() : json(nullptr)}};
+}
+
+json GameService::action_answer(const Live& g, Player seat, const std::vector<Event>& events) const {
+  return json{{"events", g.session.events_for(seat, events)},
+              {"observation", g.session.observation(seat)},
+              {"legal", legal_for(g, seat)}};
+}
+
+// ---- endpoints -------------------------------------------------------------------------------------
+
+json GameService::kinds() const {
+  json out = json::array();
+  for (const GameKind& k : game_kinds()) {
+    bool hidden = false;
+    try {
+      hidden = k.create(k.options)->hidden_information();
+    } catch (const std::exception&) {
+    }
+    json levels = json::array();
+    for (int l : k.ai_levels)
+      if (l >= ai::kMinLevel && l <= ai::kMaxLevel) levels.push_back(l);
+    out.push_back(json{{"name", k.name},
+                       {"title", k.title},
+                       {"player_counts", k.player_counts},
+                       {"options", k.options},
+                       {"ai_levels", levels},
+                       {"hidden_information", hidden}});
+  }
+  return out;
+}
+
+json GameService::list(const std::map<std::string, std::string>& query) const {
+  std::optional<std::string> status;
+  if (auto it = query.find("status"); it != query.end()) {
+    if (it->second != "open" && it->second != "playing" && it->second != "over")
+      fail(ErrorKind::bad_request, "status must be open, playing or over");
+    status = it->second;
+  }
+  std::vector<const Live*> found;
+  if (auto it = query.find("ids"); it != query.end()) {
+    std::string_view rest = it->second;
+    size_t count = 0;
+    while (!rest.empty()) {
+      size_t comma = rest.find(',');
+      std::string_view id = rest.substr(0, comma);
+      rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+      if (id.empty()) continue;
+      if (++count > kListLimit) fail(ErrorKind::bad_request, "at most 100 ids");
+      auto g = games_.find(id);
+      if (g != games_.end() && std::find(found.begin(), found.end(), &g->second) == found.end())
+        found.push_back(&g->second);
+    }
+  } else {
+    for (const auto& [id, g] : games_) found.push_back(&g);
+  }
+  std::sort(found.begin(), found.end(), [](const Live* a, const Live* b) { return a->order > b->order; });
+  json out = json::array();
+  for (const Live* g : found) {
+    if (status && status_of(*g) != *status) continue;
+    out.push_back(summary(*g));
+    if (out.size() >= kListLimit) break;
+  }
+  return out;
+}
+
+json GameService::create(const json& body) {
+  if (!body.is_object()) fail(ErrorKind::bad_request, "expected a JSON object");
+  std::string kind_name = string_field(body, "game");
+  const GameKind* kind = nullptr;
+  for (const GameKind& k : game_kinds())
+    if (k.name == kind_name) kind = &k;
+  if (!kind) fail(ErrorKind::bad_request, "unknown game \"" + kind_name.substr(0, 40) + "\"");
+
+  json options = json::object();
+  if (const json* o = find_field(body, "options"); o && !o->is_null()) {
+    if (!o->is_object()) fail(ErrorKind::bad_request, "field \"options\" must be an object");
+    options = *o;
+  }
+  Session session = Session::create(kind->name, options);  // the game validates its options
+
+  const json* seats_in = find_field(body, "seats");
+  if (!seats_in || !seats_in->is_array()) fail(ErrorKind::bad_request, "field \"seats\" must be a list");
+  const int n = session.num_players();
+  if (static_cast<int>(seats_in->size()) != n ||
+      std::find(kind->player_counts.begin(), kind->player_counts.end(), n) == kind->player_counts.end())
+    fail(ErrorKind::bad_request, "this game needs " + std::to_string(n) + " seats");
+
+  std::vector<Seat> seats;
+  json tokens = json::object();
+  for (size_t i = 0; i < seats_in->size(); ++i) {
+    const json& js = (*seats_in)[i];
+    if (!js.is_object()) fail(ErrorKind::bad_request, "each seat must be an object");
+    Seat seat;
+    seat.type = string_field(js, "type");
+    seat.name = name_field(js);
+    const json* level = find_field(js, "level");
+    if (seat.type == "ai") {
+      int lv = 3;
+      if (level && !level->is_null())
+        lv = static_cast<int>(int_field(js, "level", ai::kMinLevel, ai::kMaxLevel));
+      if (!kind->ai_levels.empty() &&
+          std::find(kind->ai_levels.begin(), kind->ai_levels.end(), lv) == kind->ai_levels.end())
+        fail(ErrorKind::bad_request, "this game has no AI level " + std::to_string(lv));
+      seat.level = lv;
+      if (!seat.name) seat.name = "AI level " + std::to_string(lv);
+    } else if (seat.type == "human" || seat.type == "open") {
+      if (level && !level->is_null()) fail(ErrorKind::bad_request, "only an AI seat has a level");
+      if (seat.type == "open") seat.name.reset();
+      if (seat.type == "human") {
+        seat.token = secure_random_hex(16);
+        tokens[std::to_string(i)] = seat.token;
+      }
+    } else {
+      fail(ErrorKind::bad_request, "a seat's type is human, ai or open");
+    }
+    seats.push_back(std::move(seat));
+  }
+
+  std::string id;
+  do id = secure_random_hex(8);
+  while (games_.count(id));
+
+  json record = session.record();
+  StoredGame sg;
+  sg.id = id;
+  sg.kind = kind->name;
+  sg.options = record.value("options", json::object());
+  sg.start = record.value("start", json(nullptr));
+  sg.created_at = now_iso8601();
+  for (const Seat& s : seats) {
+    json js{{"type", s.type}, {"name", s.name ? json(*s.name) : json(nullptr)},
+            {"level", s.level ? json(*s.level) : json(nullptr)}};
+    sg.seats.push_back(js);
+  }
+  for (size_t i = 0; i < seats.size(); ++i)
+    if (!seats[i].token.empty()) sg.tokens.emplace_back(static_cast<int>(i), seats[i].token);
+  for (const json& a : session.actions()) sg.actions.push_back(a);
+
+  json public_options = session.observation(kSpectator).value("options", json::object());
+  Live live{id, sg.created_at, next_order_, std::move(seats), std::move(session), std::move(public_options),
+            {}, std::nullopt, std::nullopt};
+  sg.status = status_of(live);
+  storage_.insert_game(sg);  // StorageError: nothing was created
+  ++next_order_;
+  Live& g = games_.emplace(id, std::move(live)).first->second;
+  log_line("game " + id + " created (" + kind->name + ")");
+  advance(g);
+  return json{{"id", id}, {"tokens", tokens}, {"seats", seats_json(g)}};
+}
+
+json GameService::get(std::string_view id, const Token& token) const {
+  const Live& g = find(id);
+  Player viewer = seat_of(g, token);
+  json observation = g.session.observation(viewer);
+  const Result* r = g.session.game().result();
+  return json{{"id", g.id},
+              {"game", std::string(g.session.kind())},
+              {"options", observation.value("options", g.public_options)},
+              {"seats", seats_json(g)},
+              {"observation", observation},
+              {"legal", legal_for(g, viewer)},
+              {"events", g.session.events_for(viewer)},
+              {"you", viewer == kSpectator ? json(nullptr) : json(viewer)},
+              {"status", status_of(g)},
+              {"result", r ? r->to_json() : json(nullptr)},
+              {"created", g.created_at}};
+}
+
+json GameService::join(std::string_view id, const json& body) {
+  Live& g = find(id);
+  if (!body.is_object()) fail(ErrorKind::bad_request, "expected a JSON object");
+  const int n = static_cast<int>(g.seats.size());
+  int seat = static_cast<int>(int_field(body, "seat", 0, n - 1));
+  std::optional<std::string> name = name_field(body);
+  if (g.session.over()) fail(ErrorKind::conflict, "the game is over");
+  if (g.seats[static_cast<size_t>(seat)].type != "open")
+    fail(ErrorKind::conflict, "seat " + std::to_string(seat) + " is taken");
+
+  std::vector<Seat> seats = g.seats;
+  Seat& s = seats[static_cast<size_t>(seat)];
+  s.type = "human";
+  s.name = name;
+  s.token = secure_random_hex(16);
+  std::string token = s.token;
+  std::swap(g.seats, seats);  // the new seats, for the stored JSON and status
+  try {
+    json stored = json::array();
+    for (const Seat& x : g.seats)
+      stored.push_back(json{{"type", x.type}, {"name", x.name ? json(*x.name) : json(nullptr)},
+                            {"level", x.level ? json(*x.level) : json(nullptr)}});
+    storage_.join_seat(g.id, stored, seat, token, status_of(g));
+  } catch (...) {
+    std::swap(g.seats, seats);  // back as it was
+    throw;
+  }
+  notify(g, {});
+  advance(g);
+  return json{{"token", token}, {"seat", seat}};
+}
+
+json GameService::move(std::string_view id, const Token& token, const json& body) {
+  Live& g = find(id);
+  Player seat = require_seat(g, token);
+  if (!body.is_object()) fail(ErrorKind::bad_request, "expected a JSON object");
+  std::string mv = string_field(body, "move");
+  if (g.session.over()) fail(ErrorKind::conflict, "the game is over");
+  if (status_of(g) == "open") fail(ErrorKind::conflict, "the game is waiting for players to join");
+  std::vector<Event> events = commit(g, [&](Session& s) { return s.play_as(seat, mv); });
+  json answer = action_answer(g, seat, events);
+  advance(g);
+  return answer;
+}
+
+json GameService::setup(std::string_view id, const Token& token, const json& body) {
+  Live& g = find(id);
+  Player seat = require_seat(g, token);
+  if (!body.is_object()) fail(ErrorKind::bad_request, "expected a JSON object");
+  if (g.session.over()) fail(ErrorKind::conflict, "the game is over");
+  json placement;
+  if (const json* p = find_field(body, "placement")) {
+    placement = *p;
+  } else if (find_field(body, "arrangement")) {
+    std::string name = string_field(body, "arrangement");
+    // A random arrangement's seed is drawn here, from the cryptographic source, and stays secret: only
+    // the placement it produced is logged, and the log is shown only once the game is over.
+    uint64_t seed = name == "random" ? secure_random_u64() : 0;
+    placement = g.session.game().arrangement(seat, name, seed);
+  } else {
+    fail(ErrorKind::bad_request, "a setup needs \"placement\" or \"arrangement\"");
+  }
+  std::vector<Event> events = commit(g, [&](Session& s) { return s.setup(seat, placement); });
+  json answer = action_answer(g, seat, events);
+  advance(g);
+  return answer;
+}
+
+json GameService::offer(std::string_view id, const Token& token, const json& body) {
+  Live& g = find(id);
+  Player seat = require_seat(g, token);
+  if (!body.is_object()) fail(ErrorKind::bad_request, "expected a JSON object");
+  std::string what = string_field(body, "what");
+  static const char* const kWhats[] = {"draw", "accept", "decline", "stalemate", "withdraw", "resign"};
+  if (std::none_of(std::begin(kWhats), std::end(kWhats), [&](const char* w) { return what == w; }))
+    fail(ErrorKind::bad_request, "\"what\" is one of draw, accept, decline, stalemate, withdraw, resign");
+  if (g.session.over()) fail(ErrorKind::conflict, "the game is over");
+  std::vector<Event> events = commit(g, [&](Session& s) { return s.offer(seat, what); });
+  json answer = action_answer(g, seat, events);
+  if ((what == "draw" || what == "stalemate") && !g.session.over() && status_of(g) == "playing")
+    schedule_ai_offer_answers(g, seat, what);
+  advance(g);
+  return answer;
+}
+
+json GameService::record(std::string_view id) const {
+  const Live& g = find(id);
+  if (g.session.game().hidden_information() && !g.session.over())
+    fail(ErrorKind::conflict, "the record of a game with hidden information is shown once the game is over");
+  json r = g.session.record();
+  r["id"] = g.id;
+  r["seats"] = seats_json(g);
+  r["created"] = g.created_at;
+  return r;
+}
+
+Player GameService::authenticate(std::string_view id, const Token& token) const {
+  return seat_of(find(id), token);
+}
+
+uint64_t GameService::subscribe(std::string_view id, Player viewer, Push push) {
+  Live& g = find(id);
+  uint64_t sid = next_subscription_++;
+  push(update_message(g, viewer, g.session.events_for(viewer)));
+  g.subscribers.emplace(sid, std::make_pair(viewer, std::move(push)));
+  return sid;
+}
+
+void GameService::unsubscribe(std::string_view id, uint64_t subscription) {
+  auto it = games_.find(id);
+  if (it != games_.end()) it->second.subscribers.erase(subscription);
+}
+
+// ---- changes ---------------------------------------------------------------------------------------
+
+std::vector<Event> GameService::commit(Live& g, const std::function<std::vector<Event>(Session&)>& change) {
+  Session before = g.session.clone();
+  const size_t first = g.session.actions().size();
+  std::vector<Event> events = change(g.session);  // GameError: the session is unchanged
+  const auto& actions = g.session.actions();
+  std::vector<json> added(actions.begin() + static_cast<std::ptrdiff_t>(first), actions.end());
+  try {
+    storage_.append_actions(g.id, first, added, status_of(g));
+  } catch (...) {
+    g.session = std::move(before);  // not acknowledged, so not played
+    throw;
+  }
+  notify(g, events);
+  return events;
+}
+
+void GameService::notify(Live& g, const std::vector<Event>& events) {
+  // A copy: a push may end its own subscription.
+  auto subscribers = g.subscribers;
+  for (auto& [sid, sub] : subscribers) {
+    const Player viewer = sub.first;
+    try {
+      sub.second(update_message(g, viewer, g.session.events_for(viewer, events)));
+    } catch (const std::exception& e) {
+      log_line("push failed: " + std::string(e.what()));
+    }
+  }
+}
+
+ai::Limits GameService::limits_for(int level) const {
+  ai::Limits limits = ai::default_limits(level);
+  limits.level = level;
+  if (config_.ai_ms > 0) {
+    limits.ms = config_.ai_ms;
+    limits.nodes.reset();
+  }
+  // Secret and fresh: the AI's randomness is not reproducible by a client.
+  limits.seed = secure_random_u64();
+  return limits;
+}
+
+void GameService::advance(Live& g) {
+  try {
+    if (status_of(g) != "playing") return;
+    ai_setups(g);
+    if (g.session.over()) return;
+    const bool no_human = std::none_of(g.seats.begin(), g.seats.end(), [](const Seat& s) { return s.type != "ai"; });
+    if (no_human && g.session.game().ply() >= config_.ply_limit) {
+      commit(g, [](Session& s) { return s.adjudicate(Result{{}, "ply-limit"}); });
+      log_line("game " + g.id + " adjudicated a draw (ply-limit)");
+      return;
+    }
+    schedule_ai_move(g);
+  } catch (const std::exception& e) {
+    log_line("game " + g.id + ": the AI could not act: " + e.what());
+  }
+}
+
+void GameService::ai_setups(Live& g) {
+  for (size_t i = 0; i < g.seats.size(); ++i) {
+    if (g.session.game().phase() != Phase::setup) return;
+    const Player p = static_cast<Player>(i);
+    if (g.seats[i].type != "ai" || has_setup(g.session, p)) continue;
+    json placement;
+    try {
+      placement = g.session.game().arrangement(p, "random", secure_random_u64());
+    } catch (const GameError&) {
+      placement = g.session.game().arrangement(p, "suggested", 0);
+    }
+    commit(g, [&](Session& s) { return s.setup(p, placement); });
+  }
+}
+
+void GameService::schedule_ai_move(Live& g) {
+  const Game& game = g.session.game();
+  if (game.phase() != Phase::play) return;
+  const Player p = game.to_move();
+  if (p < 0 || p >= static_cast<Player>(g.seats.size())) return;
+  const Seat& seat = g.seats[static_cast<size_t>(p)];
+  if (seat.type != "ai") return;
+  const size_t version = g.session.actions().size();
+  if (g.ai_move_version == version) return;  // already thinking about this position
+  g.ai_move_version = version;
+  std::shared_ptr<const Game> snapshot(game.clone());
+  ai::Limits limits = limits_for(seat.level.value_or(3));
+  std::string id = g.id;
+  scheduler_(
+      [snapshot, limits](const std::atomic<bool>& stop) { return ai::choose_move(*snapshot, limits, &stop); },
+      [this, id, version, p](ai::Choice choice) {
+        auto it = games_.find(id);
+        if (it == games_.end()) return;
+        Live& live = it->second;
+        if (live.ai_move_version != version) return;  // a newer search is on its way
+        live.ai_move_version.reset();
+        const Game& now = live.session.game();
+        if (live.session.actions().size() != version || now.phase() != Phase::play || now.to_move() != p) return;
+        std::vector<std::string> legal = live.session.legal();
+        std::string mv = choice.move;
+        if (std::find(legal.begin(), legal.end(), mv) == legal.end()) {
+          log_line("game " + id + ": the AI gave no legal move; it plays the first legal one");
+          if (legal.empty()) return;
+          mv = legal.front();
+        }
+        try {
+          commit(live, [&](Session& s) { return s.play_as(p, mv); });
+        } catch (const std::exception& e) {
+          log_line("game " + id + ": the AI's move was not stored: " + e.what());
+          return;
+        }
+        advance(live);
+      });
+}
+
+void GameService::schedule_ai_offer_answers(Live& g, Player offerer, const std::string& what) {
+  std::vector<std::pair<Player, int>> answerers;  // seat, level
+  for (size_t i = 0; i < g.seats.size(); ++i)
+    if (g.seats[i].type == "ai" && static_cast<Player>(i) != offerer)
+      answerers.emplace_back(static_cast<Player>(i), g.seats[i].level.value_or(3));
+  if (answerers.empty()) return;
+  const size_t version = g.session.actions().size();
+  g.ai_offer_version = version;
+  std::shared_ptr<const Game> snapshot(g.session.game().clone());
+  std::vector<ai::Limits> limits;
+  for (const auto& a : answerers) limits.push_back(limits_for(a.second));
+  std::string id = g.id;
+  scheduler_(
+      [snapshot, answerers, limits, what](const std::atomic<bool>&) {
+        ai::Choice c;
+        c.info = json::array();
+        for (size_t i = 0; i < answerers.size(); ++i)
+          c.info.push_back(json{{"seat", answerers[i].first},
+                                {"accept", ai::accepts_offer(*snapshot, answerers[i].first, what, limits[i])}});
+        return c;
+      },
+      [this, id, version, what](ai::Choice choice) {
+        auto it = games_.find(id);
+        if (it == games_.end()) return;
+        Live& live = it->second;
+        if (live.ai_offer_version == version) live.ai_offer_version.reset();
+        // Anything that happened since (a move, another offer) has overtaken the offer being answered.
+        if (live.session.actions().size() != version || live.session.over() || !choice.info.is_array()) return;
+        for (const json& a : choice.info) {
+          const Player seat = a.value("seat", -1);
+          const bool accept = a.value("accept", false);
+          std::string answer = what == "draw" ? (accept ? "accept" : "decline") : (accept ? what : "");
+          if (answer.empty() || live.session.over()) continue;
+          try {
+            commit(live, [&](Session& s) { return s.offer(seat, answer); });
+          } catch (const std::exception& e) {
+            log_line("game " + id + ": the AI's answer to an offer was refused: " + e.what());
+          }
+        }
+        advance(live);
+      });
+}
+
+}  // namespace tabula::server

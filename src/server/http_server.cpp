@@ -1,1 +1,619 @@
-// placeholder: being written
+// `tabula serve`: HTTP and WebSocket on one port, one I/O thread, C++20 coroutines over Boost.Beast.
+// All Beast code lives in this file (a Beast translation unit is expensive to compile); the API's
+// logic is in game_service.cpp and knows nothing of HTTP.
+#include <utility>  // before Asio: Boost 1.74's coroutine support needs it with g++ 12
+
+#include "server/ai_workers.h"
+#include "server/game_service.h"
+#include "server/server.h"
+#include "server/storage.h"
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/websocket.hpp>
+
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <deque>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tabula::server {
+
+namespace {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace websocket = beast::websocket;
+namespace fs = std::filesystem;
+using tcp = asio::ip::tcp;
+using boost::system::error_code;
+using asio::awaitable;
+using asio::redirect_error;
+using asio::use_awaitable;
+
+using Request = http::request<http::string_body>;
+using Response = http::response<http::string_body>;
+
+constexpr auto kReadTimeout = std::chrono::seconds(60);
+constexpr auto kAuthTimeout = std::chrono::seconds(20);
+constexpr size_t kMaxQueuedPushes = 256;
+
+struct Context {
+  GameService& service;
+  const Options& options;
+  fs::path web_root;  // canonical, or empty when there is none
+};
+
+beast::string_view bsv(std::string_view s) { return beast::string_view(s.data(), s.size()); }
+
+std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+// ---- small HTTP helpers ------------------------------------------------------------------------------
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// Percent-decoding; nullopt on a malformed escape. `plus` turns '+' into ' ' (query strings).
+std::optional<std::string> percent_decode(std::string_view s, bool plus) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (c == '%') {
+      if (i + 2 >= s.size()) return std::nullopt;
+      int hi = hex_value(s[i + 1]), lo = hex_value(s[i + 2]);
+      if (hi < 0 || lo < 0) return std::nullopt;
+      out += static_cast<char>(hi * 16 + lo);
+      i += 2;
+    } else if (c == '+' && plus) {
+      out += ' ';
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::map<std::string, std::string> parse_query(std::string_view q) {
+  std::map<std::string, std::string> out;
+  while (!q.empty()) {
+    size_t amp = q.find('&');
+    std::string_view part = q.substr(0, amp);
+    q = amp == std::string_view::npos ? std::string_view() : q.substr(amp + 1);
+    if (part.empty()) continue;
+    size_t eq = part.find('=');
+    auto key = percent_decode(part.substr(0, eq), true);
+    auto value = percent_decode(eq == std::string_view::npos ? std::string_view() : part.substr(eq + 1), true);
+    if (!key || !value) fail(ErrorKind::bad_request, "malformed query string");
+    out[*key] = *value;
+  }
+  return out;
+}
+
+std::vector<std::string_view> split_path(std::string_view path) {
+  std::vector<std::string_view> out;
+  while (!path.empty()) {
+    if (path.front() == '/') {
+      path.remove_prefix(1);
+      continue;
+    }
+    size_t slash = path.find('/');
+    out.push_back(path.substr(0, slash));
+    path = slash == std::string_view::npos ? std::string_view() : path.substr(slash);
+  }
+  return out;
+}
+
+// The bearer token of the Authorization header: nullopt when there is no header; a header that is not
+// a bearer token counts as a wrong token (empty string) so that it is refused, never ignored.
+GameService::Token bearer_token(const Request& req) {
+  auto it = req.find(http::field::authorization);
+  if (it == req.end()) return std::nullopt;
+  std::string_view v(it->value().data(), it->value().size());
+  if (v.size() < 7 || !beast::iequals(bsv(v.substr(0, 7)), "bearer ")) return std::string();
+  v.remove_prefix(7);
+  while (!v.empty() && v.front() == ' ') v.remove_prefix(1);
+  while (!v.empty() && v.back() == ' ') v.remove_suffix(1);
+  return std::string(v);
+}
+
+Response make_response(const Request& req, http::status status, std::string body, std::string_view type) {
+  Response res{status, req.version()};
+  res.set(http::field::server, "tabula");
+  res.set(http::field::content_type, bsv(type));
+  res.set("X-Content-Type-Options", "nosniff");
+  res.keep_alive(req.keep_alive());
+  res.body() = std::move(body);
+  res.prepare_payload();
+  return res;
+}
+
+Response json_response(const Request& req, int status, const json& body) {
+  Response res = make_response(req, static_cast<http::status>(status), dump(body), "application/json");
+  res.set(http::field::cache_control, "no-store");  // answers may hold tokens or a seat's view
+  return res;
+}
+
+Response error_response(const Request& req, int status, const std::string& message) {
+  return json_response(req, status, json{{"error", message}});
+}
+
+std::string_view content_type(const fs::path& p) {
+  static const std::map<std::string, std::string_view> types = {
+      {".html", "text/html; charset=utf-8"},   {".htm", "text/html; charset=utf-8"},
+      {".js", "text/javascript; charset=utf-8"}, {".mjs", "text/javascript; charset=utf-8"},
+      {".css", "text/css; charset=utf-8"},     {".svg", "image/svg+xml"},
+      {".png", "image/png"},                   {".json", "application/json"},
+      {".ico", "image/x-icon"},                {".txt", "text/plain; charset=utf-8"},
+      {".woff2", "font/woff2"},                {".webmanifest", "application/manifest+json"},
+  };
+  auto it = types.find(p.extension().string());
+  return it == types.end() ? std::string_view("application/octet-stream") : it->second;
+}
+
+Response static_file(const Request& req, const Context& ctx, std::string_view raw_path) {
+  auto not_found = [&] { return make_response(req, http::status::not_found, "not found\n", "text/plain; charset=utf-8"); };
+  if (ctx.web_root.empty()) return not_found();
+  auto decoded = percent_decode(raw_path, false);
+  if (!decoded) return make_response(req, http::status::bad_request, "bad path\n", "text/plain; charset=utf-8");
+  std::string path = *decoded;
+  if (path == "/" || path.empty()) path = "/index.html";
+  if (path.find('\0') != std::string::npos || path.find('\\') != std::string::npos) return not_found();
+  fs::path rel;
+  for (std::string_view seg : split_path(path)) {
+    if (seg == ".." || seg == "." || seg.front() == '.') return not_found();  // traversal, dotfiles
+    rel /= std::string(seg);
+  }
+  if (rel.empty()) return not_found();
+  std::error_code ec;
+  fs::path full = fs::weakly_canonical(ctx.web_root / rel, ec);
+  if (ec) return not_found();
+  // Symlinks out of the web root are refused too.
+  auto [root_end, _] = std::mismatch(ctx.web_root.begin(), ctx.web_root.end(), full.begin(), full.end());
+  if (root_end != ctx.web_root.end() || !fs::is_regular_file(full, ec)) return not_found();
+  std::ifstream in(full, std::ios::binary);
+  if (!in) return not_found();
+  std::ostringstream body;
+  body << in.rdbuf();
+  Response res = make_response(req, http::status::ok, body.str(), content_type(full));
+  if (req.method() == http::verb::head) {
+    const auto size = res.body().size();
+    res.body().clear();
+    res.content_length(size);
+  }
+  return res;
+}
+
+// ---- the API -----------------------------------------------------------------------------------------
+
+json parse_body(const Request& req) {
+  const std::string& body = req.body();
+  json j = json::parse(body, nullptr, false);
+  if (j.is_discarded()) fail(ErrorKind::bad_request, "malformed JSON body");
+  return j;
+}
+
+Response method_not_allowed(const Request& req, std::string_view allow) {
+  Response res = error_response(req, 405, "method not allowed");
+  res.set(http::field::allow, bsv(allow));
+  return res;
+}
+
+Response api(const Request& req, Context& ctx, const std::vector<std::string_view>& seg, std::string_view query) {
+  GameService& svc = ctx.service;
+  const http::verb m = req.method();
+  const bool get = m == http::verb::get || m == http::verb::head;
+  const bool post = m == http::verb::post;
+  // seg[0] == "api"
+  if (seg.size() < 2 || seg[1] != "games") return error_response(req, 404, "no such endpoint");
+  if (seg.size() == 2) {
+    if (get) return json_response(req, 200, svc.list(parse_query(query)));
+    if (post) return json_response(req, 201, svc.create(parse_body(req)));
+    return method_not_allowed(req, "GET, POST");
+  }
+  if (seg.size() == 3 && seg[2] == "kinds") {
+    if (!get) return method_not_allowed(req, "GET");
+    return json_response(req, 200, svc.kinds());
+  }
+  const std::string id(seg[2]);
+  if (seg.size() == 3) {
+    if (!get) return method_not_allowed(req, "GET");
+    return json_response(req, 200, svc.get(id, bearer_token(req)));
+  }
+  if (seg.size() == 4) {
+    const std::string_view what = seg[3];
+    if (what == "record") {
+      if (!get) return method_not_allowed(req, "GET");
+      return json_response(req, 200, svc.record(id));
+    }
+    if (what == "join" || what == "moves" || what == "setup" || what == "offers") {
+      if (!post) return method_not_allowed(req, "POST");
+      json body = parse_body(req);
+      if (what == "join") return json_response(req, 200, svc.join(id, body));
+      if (what == "moves") return json_response(req, 200, svc.move(id, bearer_token(req), body));
+      if (what == "setup") return json_response(req, 200, svc.setup(id, bearer_token(req), body));
+      return json_response(req, 200, svc.offer(id, bearer_token(req), body));
+    }
+  }
+  return error_response(req, 404, "no such endpoint");
+}
+
+Response handle(const Request& req, Context& ctx) {
+  std::string_view target(req.target().data(), req.target().size());
+  size_t q = target.find('?');
+  std::string_view path = target.substr(0, q);
+  std::string_view query = q == std::string_view::npos ? std::string_view() : target.substr(q + 1);
+  std::vector<std::string_view> seg = split_path(path);
+
+  if (path == "/healthz") return make_response(req, http::status::ok, "ok", "text/plain; charset=utf-8");
+  if (!seg.empty() && seg[0] == "api") {
+    try {
+      return api(req, ctx, seg, query);
+    } catch (const GameError& e) {
+      return error_response(req, http_status(e.kind()), e.what());
+    } catch (const StorageError& e) {
+      std::fprintf(stderr, "storage error: %s\n", e.what());
+      return error_response(req, 500, "storage error");
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "internal error: %s\n", e.what());
+      return error_response(req, 500, "internal error");
+    }
+  }
+  if (!seg.empty() && seg[0] == "ws") return error_response(req, 400, "a WebSocket upgrade is expected here");
+  if (req.method() != http::verb::get && req.method() != http::verb::head) return method_not_allowed(req, "GET");
+  return static_file(req, ctx, path);
+}
+
+void log_request(const Request& req, unsigned status, std::chrono::steady_clock::time_point start) {
+  // The target never holds a token (tokens travel in the Authorization header only).
+  auto us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start).count();
+  std::string target(req.target());
+  if (target.size() > 200) target = target.substr(0, 200) + "…";
+  std::fprintf(stderr, "%s %s %u %.1fms\n", std::string(req.method_string()).c_str(), target.c_str(), status,
+               static_cast<double>(us) / 1000.0);
+}
+
+// ---- WebSocket -----------------------------------------------------------------------------------------
+
+// One WebSocket connection. Pushes from the service are queued and written one at a time by a writer
+// coroutine; the reader runs beside it (Beast allows one read and one write at once).
+class WsConnection : public std::enable_shared_from_this<WsConnection> {
+ public:
+  explicit WsConnection(beast::tcp_stream stream) : ws_(std::move(stream)) {}
+  websocket::stream<beast::tcp_stream>& ws() { return ws_; }
+
+  void push(std::string message) {
+    if (closed_) return;
+    if (queue_.size() >= kMaxQueuedPushes) {  // a client that reads nothing is dropped
+      close();
+      return;
+    }
+    queue_.push_back(std::move(message));
+    if (!writing_) {
+      writing_ = true;
+      asio::co_spawn(ws_.get_executor(), write_loop(shared_from_this()), asio::detached);
+    }
+  }
+  void close() {
+    if (closed_) return;
+    closed_ = true;
+    queue_.clear();
+    error_code ec;
+    beast::get_lowest_layer(ws_).socket().shutdown(tcp::socket::shutdown_both, ec);
+    beast::get_lowest_layer(ws_).close();
+  }
+  bool closed() const { return closed_; }
+  bool writing() const { return writing_; }
+
+ private:
+  static awaitable<void> write_loop(std::shared_ptr<WsConnection> self) {
+    while (!self->queue_.empty() && !self->closed_) {
+      std::string message = std::move(self->queue_.front());
+      self->queue_.pop_front();
+      error_code ec;
+      self->ws_.text(true);
+      co_await self->ws_.async_write(asio::buffer(message), redirect_error(use_awaitable, ec));
+      if (ec) {
+        self->close();
+        break;
+      }
+    }
+    self->writing_ = false;
+  }
+
+  websocket::stream<beast::tcp_stream> ws_;
+  std::deque<std::string> queue_;
+  bool writing_ = false;
+  bool closed_ = false;
+};
+
+awaitable<void> websocket_session(beast::tcp_stream stream, Request req, std::string game_id, Context& ctx) {
+  auto conn = std::make_shared<WsConnection>(std::move(stream));
+  auto& ws = conn->ws();
+  ws.set_option(websocket::stream_base::timeout{kAuthTimeout, websocket::stream_base::none(), false});
+  beast::get_lowest_layer(ws).expires_never();
+  ws.read_message_max(ctx.options.max_body);
+  ws.set_option(websocket::stream_base::decorator(
+      [](websocket::response_type& res) { res.set(http::field::server, "tabula"); }));
+  error_code ec;
+  co_await ws.async_accept(req, redirect_error(use_awaitable, ec));
+  if (ec) co_return;
+  std::fprintf(stderr, "WS %s open\n", game_id.c_str());
+
+  auto send_error_and_close = [&](const std::string& message) -> awaitable<void> {
+    error_code e;
+    std::string text = dump(json{{"type", "error"}, {"error", message}});
+    ws.text(true);
+    co_await ws.async_write(asio::buffer(text), redirect_error(use_awaitable, e));
+    co_await ws.async_close(websocket::close_code::policy_error, redirect_error(use_awaitable, e));
+  };
+
+  // The first message authenticates, within kAuthTimeout (a timer closes a silent connection).
+  beast::flat_buffer buffer;
+  asio::steady_timer auth_timer(ws.get_executor());
+  auth_timer.expires_after(kAuthTimeout);
+  std::weak_ptr<WsConnection> weak = conn;
+  auth_timer.async_wait([weak](error_code e) {
+    if (e) return;
+    if (auto c = weak.lock()) c->close();
+  });
+  co_await ws.async_read(buffer, redirect_error(use_awaitable, ec));
+  auth_timer.cancel();
+  if (ec) co_return;
+  Player viewer = kSpectator;
+  {
+    json msg = json::parse(beast::buffers_to_string(buffer.data()), nullptr, false);
+    buffer.consume(buffer.size());
+    if (msg.is_discarded() || !msg.is_object() || msg.value("type", json()) != "auth") {
+      co_await send_error_and_close("the first message must be {\"type\":\"auth\"} with an optional token");
+      co_return;
+    }
+    GameService::Token token;
+    if (auto it = msg.find("token"); it != msg.end() && !it->is_null()) {
+      token = it->is_string() ? it->get<std::string>() : std::string();
+    }
+    std::string error;
+    try {
+      viewer = ctx.service.authenticate(game_id, token);
+    } catch (const GameError& e) {
+      error = e.what();
+    }
+    if (!error.empty()) {
+      co_await send_error_and_close(error);
+      co_return;
+    }
+  }
+  ws.set_option(websocket::stream_base::timeout{kAuthTimeout, std::chrono::seconds(60), true});
+
+  uint64_t subscription = 0;
+  {
+    std::string error;
+    try {
+      subscription = ctx.service.subscribe(game_id, viewer, [weak](const json& m) {
+        if (auto c = weak.lock()) c->push(dump(m));
+      });
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+    if (!error.empty()) {
+      co_await send_error_and_close(error);
+      co_return;
+    }
+  }
+
+  // Clients have nothing more to say; reading detects the close (and answers pings).
+  for (;;) {
+    co_await ws.async_read(buffer, redirect_error(use_awaitable, ec));
+    if (ec) break;
+    buffer.consume(buffer.size());
+  }
+  ctx.service.unsubscribe(game_id, subscription);
+  conn->close();
+  std::fprintf(stderr, "WS %s closed\n", game_id.c_str());
+}
+
+// ---- HTTP connections ----------------------------------------------------------------------------------
+
+// After a 413 the rest of the body is still on its way: stop sending, read and drop what comes (for a
+// while) so that the client sees the answer rather than a reset connection.
+awaitable<void> linger(beast::tcp_stream& stream) {
+  error_code ec;
+  stream.socket().shutdown(tcp::socket::shutdown_send, ec);
+  std::vector<char> scratch(16 * 1024);
+  size_t total = 0;
+  stream.expires_after(std::chrono::seconds(5));
+  while (total < 64 * 1024 * 1024) {
+    size_t n = co_await stream.async_read_some(asio::buffer(scratch), redirect_error(use_awaitable, ec));
+    if (ec) break;
+    total += n;
+  }
+  stream.close();
+}
+
+awaitable<void> http_session(tcp::socket socket, Context& ctx) {
+  beast::tcp_stream stream(std::move(socket));
+  beast::flat_buffer buffer;
+  for (;;) {
+    http::request_parser<http::string_body> parser;
+    parser.body_limit(ctx.options.max_body);
+    stream.expires_after(kReadTimeout);
+    error_code ec;
+    co_await http::async_read(stream, buffer, parser, redirect_error(use_awaitable, ec));
+    const auto start = std::chrono::steady_clock::now();
+    if (ec == http::error::body_limit) {
+      Request req = parser.get();  // the header is complete
+      req.keep_alive(false);
+      Response res = error_response(req, 413, "the body is larger than " + std::to_string(ctx.options.max_body) + " bytes");
+      co_await http::async_write(stream, res, redirect_error(use_awaitable, ec));
+      log_request(req, 413, start);
+      co_await linger(stream);
+      co_return;
+    }
+    if (ec) break;  // end of stream, timeout, garbage: just close
+    Request req = parser.release();
+
+    std::string_view target(req.target().data(), req.target().size());
+    std::vector<std::string_view> seg = split_path(target.substr(0, target.find('?')));
+    if (websocket::is_upgrade(req)) {
+      if (seg.size() == 3 && seg[0] == "ws" && seg[1] == "games") {
+        std::string id(seg[2]);
+        std::optional<Response> refused;
+        try {
+          ctx.service.authenticate(id, std::nullopt);  // 404 for an unknown game, before upgrading
+        } catch (const GameError& e) {
+          refused = error_response(req, http_status(e.kind()), e.what());
+        }
+        if (refused) {
+          co_await http::async_write(stream, *refused, redirect_error(use_awaitable, ec));
+          log_request(req, refused->result_int(), start);
+          break;
+        }
+        log_request(req, 101, start);
+        co_await websocket_session(std::move(stream), std::move(req), std::move(id), ctx);
+        co_return;
+      }
+      Response res = error_response(req, 404, "no such endpoint");
+      co_await http::async_write(stream, res, redirect_error(use_awaitable, ec));
+      log_request(req, 404, start);
+      break;
+    }
+
+    Response res = handle(req, ctx);
+    log_request(req, res.result_int(), start);
+    const bool keep = res.keep_alive();
+    co_await http::async_write(stream, res, redirect_error(use_awaitable, ec));
+    if (ec || !keep) break;
+  }
+  error_code ignored;
+  stream.socket().shutdown(tcp::socket::shutdown_send, ignored);
+  stream.close();
+}
+
+awaitable<void> listen(tcp::acceptor& acceptor, Context& ctx) {
+  auto executor = co_await asio::this_coro::executor;
+  for (;;) {
+    error_code ec;
+    tcp::socket socket = co_await acceptor.async_accept(redirect_error(use_awaitable, ec));
+    if (ec) {
+      if (ec == asio::error::operation_aborted || !acceptor.is_open()) co_return;
+      std::fprintf(stderr, "accept: %s\n", ec.message().c_str());
+      asio::steady_timer pause(executor, std::chrono::milliseconds(100));  // e.g. out of file descriptors
+      co_await pause.async_wait(redirect_error(use_awaitable, ec));
+      continue;
+    }
+    asio::co_spawn(executor, http_session(std::move(socket), ctx), asio::detached);
+  }
+}
+
+}  // namespace
+
+int run(const Options& options) {
+  const std::string db_path = options.db_path.empty() ? default_db_path() : options.db_path;
+  std::unique_ptr<Storage> storage;
+  try {
+    storage = std::make_unique<Storage>(db_path);
+  } catch (const StorageError& e) {
+    std::fprintf(stderr, "tabula serve: %s\n", e.what());
+    return 2;
+  }
+
+  auto ioc = std::make_unique<asio::io_context>(1);
+  AiWorkers workers(options.ai_threads, [io = ioc.get()](std::function<void()> fn) { asio::post(*io, std::move(fn)); });
+  std::unique_ptr<GameService> service;
+  try {
+    GameService::Config config;
+    config.ai_ms = options.ai_ms;
+    service = std::make_unique<GameService>(
+        *storage, [&workers](AiWorkers::Job job, AiWorkers::Done done) { workers.submit(std::move(job), std::move(done)); },
+        config);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tabula serve: cannot load the games of %s: %s\n", db_path.c_str(), e.what());
+    workers.stop();
+    return 2;
+  }
+
+  fs::path web_root;
+  if (!options.web_root.empty()) {
+    std::error_code ec;
+    web_root = fs::canonical(options.web_root, ec);
+    if (ec) {
+      std::fprintf(stderr, "tabula serve: warning: web root %s: %s (the UI is not served)\n", options.web_root.c_str(),
+                   ec.message().c_str());
+      web_root.clear();
+    }
+  }
+  Context ctx{*service, options, web_root};
+
+  {
+    // The acceptor and the signals belong to the io_context: they go before it does.
+    tcp::acceptor acceptor(*ioc);
+    try {
+      tcp::resolver resolver(*ioc);
+      auto results = resolver.resolve(options.host, std::to_string(options.port));
+      if (results.empty()) throw std::runtime_error("no address");
+      tcp::endpoint endpoint = results.begin()->endpoint();
+      acceptor.open(endpoint.protocol());
+      acceptor.set_option(asio::socket_base::reuse_address(true));
+      acceptor.bind(endpoint);
+      acceptor.listen(asio::socket_base::max_listen_connections);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "tabula serve: cannot listen on %s:%d: %s\n", options.host.c_str(), options.port, e.what());
+      workers.stop();
+      return 1;
+    }
+    const auto local = acceptor.local_endpoint();
+    std::fprintf(stderr, "tabula serve: http://%s:%u/ (database %s, %zu games)\n",
+                 local.address().to_string().c_str(), static_cast<unsigned>(local.port()), db_path.c_str(),
+                 service->game_count());
+
+    asio::signal_set signals(*ioc, SIGINT, SIGTERM);
+    signals.async_wait([&](const error_code& ec, int signo) {
+      if (ec) return;
+      std::fprintf(stderr, "tabula serve: signal %d, stopping\n", signo);
+      error_code ignored;
+      acceptor.close(ignored);
+      workers.stop();  // ends running searches; nothing is lost: every acknowledged action is stored
+      ioc->stop();
+    });
+    asio::co_spawn(*ioc, listen(acceptor, ctx), asio::detached);
+
+    int status = 0;
+    try {
+      ioc->run();
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "tabula serve: %s\n", e.what());
+      status = 1;
+    }
+    workers.stop();
+    if (status != 0) return status;
+  }
+  // Pending coroutines (open connections) are destroyed here, while the service still exists.
+  ioc.reset();
+  service.reset();
+  return 0;
+}
+
+}  // namespace tabula::server

@@ -1,1 +1,474 @@
-// placeholder: being written
+// The API's logic without HTTP: games, seats and tokens, every error status, subscribers, AI seats,
+// persistence across a restart, and rollback when the store fails.
+#include "server/ai_workers.h"
+#include "server/game_service.h"
+#include "server/storage.h"
+
+#include "core/session.h"
+
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <chrono>
+#include <deque>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iterator>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+namespace fs = std::filesystem;
+using tabula::ErrorKind;
+using tabula::GameError;
+using tabula::json;
+using tabula::Session;
+using namespace tabula::server;
+
+namespace {
+
+// A service over a temporary database, with real AI worker threads whose completions are queued here
+// and run on the test's thread (as the server runs them on its I/O thread).
+class Harness {
+ public:
+  explicit Harness(GameService::Config config = quick_config()) : config_(config) {
+    std::string tmpl = (fs::temp_directory_path() / "tabula-service-XXXXXX").string();
+    dir_ = mkdtemp(tmpl.data());
+    open();
+  }
+  ~Harness() {
+    close();
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+  static GameService::Config quick_config() {
+    GameService::Config c;
+    c.ai_ms = 20;
+    return c;
+  }
+
+  void open() {
+    storage_ = std::make_unique<Storage>(db().string());
+    workers_ = std::make_unique<AiWorkers>(1, [this](std::function<void()> fn) {
+      std::lock_guard lock(mutex_);
+      posted_.push_back(std::move(fn));
+    });
+    service_ = std::make_unique<GameService>(
+        *storage_, [this](AiWorkers::Job job, AiWorkers::Done done) { workers_->submit(std::move(job), std::move(done)); },
+        config_);
+  }
+  // Like stopping the server: nothing in flight survives, only what was stored.
+  void close() {
+    if (workers_) workers_->stop();
+    {
+      std::lock_guard lock(mutex_);
+      posted_.clear();
+    }
+    service_.reset();
+    workers_.reset();
+    storage_.reset();
+  }
+  void restart() {
+    close();
+    open();
+  }
+
+  // Runs AI completions until `done` holds (or 20 s pass).
+  bool pump_until(const std::function<bool()>& done) {
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (std::chrono::steady_clock::now() < deadline) {
+      if (done()) return true;
+      std::deque<std::function<void()>> batch;
+      {
+        std::lock_guard lock(mutex_);
+        batch.swap(posted_);
+      }
+      for (auto& fn : batch) fn();
+      if (batch.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    return done();
+  }
+
+  GameService& svc() { return *service_; }
+  fs::path db() const { return dir_ / "tabula.db"; }
+
+ private:
+  GameService::Config config_;
+  fs::path dir_;
+  std::mutex mutex_;
+  std::deque<std::function<void()>> posted_;
+  std::unique_ptr<Storage> storage_;
+  std::unique_ptr<AiWorkers> workers_;
+  std::unique_ptr<GameService> service_;
+};
+
+// The HTTP status a call ends with (200 when it succeeds).
+int status(const std::function<void()>& f) {
+  try {
+    f();
+    return 200;
+  } catch (const GameError& e) {
+    return http_status(e.kind());
+  }
+}
+
+json two_humans() {
+  return json::parse(R"({"game":"tigadi","seats":[{"type":"human","name":"Ana"},{"type":"human","name":"Bo"}]})");
+}
+
+json mv(const std::string& m) { return json{{"move", m}}; }
+
+GameService::Token tok(const json& created, int seat) { return created["tokens"][std::to_string(seat)].get<std::string>(); }
+
+void sqlite_exec(const fs::path& db, const std::string& sql) {
+  sqlite3* h = nullptr;
+  ASSERT_EQ(sqlite3_open(db.c_str(), &h), SQLITE_OK);
+  sqlite3_busy_timeout(h, 2000);
+  char* err = nullptr;
+  int rc = sqlite3_exec(h, sql.c_str(), nullptr, nullptr, &err);
+  std::string msg = err ? err : "";
+  sqlite3_free(err);
+  sqlite3_close(h);
+  ASSERT_EQ(rc, SQLITE_OK) << msg;
+}
+
+}  // namespace
+
+TEST(GameService, StatusMappingAndConstantTimeCompare) {
+  EXPECT_EQ(http_status(ErrorKind::bad_request), 400);
+  EXPECT_EQ(http_status(ErrorKind::unauthorized), 401);
+  EXPECT_EQ(http_status(ErrorKind::not_found), 404);
+  EXPECT_EQ(http_status(ErrorKind::not_your_turn), 409);
+  EXPECT_EQ(http_status(ErrorKind::conflict), 409);
+  EXPECT_EQ(http_status(ErrorKind::illegal), 422);
+  EXPECT_TRUE(constant_time_equal("abc", "abc"));
+  EXPECT_FALSE(constant_time_equal("abc", "abd"));
+  EXPECT_FALSE(constant_time_equal("abc", "abcd"));
+  EXPECT_FALSE(constant_time_equal("", "a"));
+  EXPECT_TRUE(constant_time_equal("", ""));
+}
+
+TEST(GameService, KindsDescribeEveryRegisteredGame) {
+  Harness h;
+  json kinds = h.svc().kinds();
+  ASSERT_TRUE(kinds.is_array());
+  ASSERT_EQ(kinds.size(), tabula::game_kinds().size());
+  for (size_t i = 0; i < kinds.size(); ++i) {
+    const tabula::GameKind& k = tabula::game_kinds()[i];
+    EXPECT_EQ(kinds[i]["name"], k.name);
+    EXPECT_EQ(kinds[i]["title"], k.title);
+    EXPECT_EQ(kinds[i]["player_counts"], json(k.player_counts));
+    EXPECT_EQ(kinds[i]["options"], k.options);
+    EXPECT_EQ(kinds[i]["ai_levels"], json(k.ai_levels));
+  }
+}
+
+TEST(GameService, CreateAndPlayWithTwoHumans) {
+  Harness h;
+  json created = h.svc().create(two_humans());
+  const std::string id = created["id"];
+  ASSERT_EQ(created["tokens"].size(), 2u);
+  for (const char* s : {"0", "1"}) {
+    std::string t = created["tokens"][s];
+    EXPECT_EQ(t.size(), 32u);  // 128 bits
+    EXPECT_EQ(t.find_first_not_of("0123456789abcdef"), std::string::npos);
+  }
+  EXPECT_NE(tok(created, 0), tok(created, 1));
+
+  Session reference = Session::create("tigadi", json::object());
+  json spectator = h.svc().get(id, std::nullopt);
+  EXPECT_EQ(spectator["id"], id);
+  EXPECT_EQ(spectator["game"], "tigadi");
+  EXPECT_EQ(spectator["status"], "playing");
+  EXPECT_TRUE(spectator["you"].is_null());
+  EXPECT_EQ(spectator["legal"], json::array());
+  EXPECT_EQ(spectator["observation"], reference.observation(tabula::kSpectator));
+  EXPECT_TRUE(spectator["result"].is_null());
+  EXPECT_EQ(spectator["seats"][0], json::parse(R"({"seat":0,"type":"human","name":"Ana","level":null})"));
+
+  json bone = h.svc().get(id, tok(created, 0));
+  EXPECT_EQ(bone["you"], 0);
+  EXPECT_EQ(bone["legal"], json(reference.legal()));
+  EXPECT_EQ(h.svc().get(id, tok(created, 1))["legal"], json::array());  // not Seed's turn
+
+  json answer = h.svc().move(id, tok(created, 0), mv("d1"));
+  auto expected_events = reference.play("d1");
+  EXPECT_EQ(answer["events"], reference.events_for(0, expected_events));
+  EXPECT_FALSE(answer["events"].empty());
+  EXPECT_EQ(answer["observation"], reference.observation(0));
+  EXPECT_EQ(answer["observation"]["board"]["d1"], "0G");
+
+  EXPECT_EQ(status([&] { h.svc().move(id, tok(created, 0), mv("d7")); }), 409);  // Bone again
+  EXPECT_EQ(status([&] { h.svc().move(id, tok(created, 1), mv("d1")); }), 422);  // occupied
+  json seed = h.svc().move(id, tok(created, 1), mv("d7"));
+  reference.play("d7");
+  EXPECT_EQ(seed["observation"], reference.observation(1));
+
+  json full = h.svc().get(id, std::nullopt);
+  EXPECT_EQ(full["events"], reference.events_for(tabula::kSpectator));
+  EXPECT_EQ(full["observation"], reference.observation(tabula::kSpectator));
+
+  // Tigadi has no hidden information: its record is public while the game is on.
+  json record = h.svc().record(id);
+  EXPECT_EQ(record["moves"], json::parse(R"(["d1","d7"])"));
+  EXPECT_EQ(Session::from_record(record).state(), reference.state());
+}
+
+TEST(GameService, ErrorPaths) {
+  Harness h;
+  json created = h.svc().create(two_humans());
+  const std::string id = created["id"];
+  json other = h.svc().create(two_humans());
+
+  EXPECT_EQ(status([&] { h.svc().get("nope", std::nullopt); }), 404);
+  EXPECT_EQ(status([&] { h.svc().move("nope", tok(created, 0), mv("d1")); }), 404);
+  EXPECT_EQ(status([&] { h.svc().record("nope"); }), 404);
+  EXPECT_EQ(status([&] { h.svc().join("nope", json{{"seat", 0}}); }), 404);
+
+  // 401: no token, a forged one of the right shape, another game's, a get with a bad token.
+  EXPECT_EQ(status([&] { h.svc().move(id, std::nullopt, mv("d1")); }), 401);
+  EXPECT_EQ(status([&] { h.svc().move(id, std::string(32, 'a'), mv("d1")); }), 401);
+  EXPECT_EQ(status([&] { h.svc().move(id, tok(other, 0), mv("d1")); }), 401);
+  EXPECT_EQ(status([&] { h.svc().move(id, std::string(), mv("d1")); }), 401);
+  EXPECT_EQ(status([&] { h.svc().get(id, std::string("forged")); }), 401);
+  EXPECT_EQ(status([&] { h.svc().offer(id, std::nullopt, json{{"what", "resign"}}); }), 401);
+  EXPECT_EQ(status([&] { h.svc().authenticate(id, std::string(32, '0')); }), 401);
+  EXPECT_EQ(h.svc().authenticate(id, std::nullopt), tabula::kSpectator);
+  EXPECT_EQ(h.svc().authenticate(id, tok(created, 1)), 1);
+
+  // 400: malformed bodies.
+  EXPECT_EQ(status([&] { h.svc().move(id, tok(created, 0), json::array()); }), 400);
+  EXPECT_EQ(status([&] { h.svc().move(id, tok(created, 0), json::object()); }), 400);
+  EXPECT_EQ(status([&] { h.svc().move(id, tok(created, 0), json{{"move", 5}}); }), 400);
+  EXPECT_EQ(status([&] { h.svc().offer(id, tok(created, 0), json{{"what", "surrender"}}); }), 400);
+  EXPECT_EQ(status([&] { h.svc().setup(id, tok(created, 0), json::object()); }), 400);
+  EXPECT_EQ(status([&] { h.svc().join(id, json{{"seat", 7}}); }), 400);
+  EXPECT_EQ(status([&] { h.svc().list({{"status", "bogus"}}); }), 400);
+
+  auto create_status = [&](const char* body) { return status([&] { h.svc().create(json::parse(body)); }); };
+  EXPECT_EQ(create_status(R"([])"), 400);
+  EXPECT_EQ(create_status(R"({"seats":[{"type":"human"},{"type":"human"}]})"), 400);
+  EXPECT_EQ(create_status(R"({"game":"chess","seats":[{"type":"human"},{"type":"human"}]})"), 400);
+  EXPECT_EQ(create_status(R"({"game":"tigadi","seats":[{"type":"human"}]})"), 400);
+  EXPECT_EQ(create_status(R"({"game":"tigadi","seats":[{"type":"human"},{"type":"human"},{"type":"human"}]})"), 400);
+  EXPECT_EQ(create_status(R"({"game":"tigadi","seats":[{"type":"human"},{"type":"robot"}]})"), 400);
+  EXPECT_EQ(create_status(R"({"game":"tigadi","seats":[{"type":"human"},{"type":"ai","level":0}]})"), 400);
+  EXPECT_EQ(create_status(R"({"game":"tigadi","seats":[{"type":"human"},{"type":"ai","level":6}]})"), 400);
+  EXPECT_EQ(create_status(R"({"game":"tigadi","seats":[{"type":"human","level":2},{"type":"human"}]})"), 400);
+  EXPECT_EQ(create_status(R"({"game":"tigadi","seats":[{"type":"human","name":7},{"type":"human"}]})"), 400);
+  EXPECT_EQ(create_status(R"({"game":"tigadi","options":5,"seats":[{"type":"human"},{"type":"human"}]})"), 400);
+  EXPECT_EQ(create_status(R"({"game":"tigadi","seats":"two"})"), 400);
+
+  // 409: a taken seat; an offer the game does not have; anything after the end.
+  EXPECT_EQ(status([&] { h.svc().join(id, json{{"seat", 1}, {"name", "Eve"}}); }), 409);
+  EXPECT_EQ(status([&] { h.svc().offer(id, tok(created, 0), json{{"what", "draw"}}); }), 409);
+  EXPECT_EQ(status([&] { h.svc().setup(id, tok(created, 0), json{{"arrangement", "random"}}); }), 409);
+  h.svc().move(id, tok(created, 0), mv("d1"));
+  json resigned = h.svc().offer(id, tok(created, 1), json{{"what", "resign"}});
+  EXPECT_EQ(resigned["observation"]["result"], json::parse(R"({"winners":[0],"reason":"resignation"})"));
+  EXPECT_EQ(h.svc().get(id, std::nullopt)["status"], "over");
+  EXPECT_EQ(status([&] { h.svc().move(id, tok(created, 1), mv("d7")); }), 409);
+  EXPECT_EQ(status([&] { h.svc().move(id, tok(created, 0), mv("d7")); }), 409);
+  EXPECT_EQ(status([&] { h.svc().offer(id, tok(created, 0), json{{"what", "resign"}}); }), 409);
+  EXPECT_EQ(status([&] { h.svc().join(id, json{{"seat", 1}}); }), 409);
+}
+
+TEST(GameService, OpenSeatJoinAndLists) {
+  Harness h;
+  json created = h.svc().create(json::parse(R"({"game":"tigadi","seats":[{"type":"human","name":"Ana"},{"type":"open"}]})"));
+  const std::string id = created["id"];
+  EXPECT_EQ(created["tokens"].size(), 1u);
+  EXPECT_EQ(h.svc().get(id, std::nullopt)["status"], "open");
+  EXPECT_EQ(h.svc().get(id, tok(created, 0))["legal"], json::array());  // nobody moves until the seat is taken
+  EXPECT_EQ(status([&] { h.svc().move(id, tok(created, 0), mv("d1")); }), 409);
+
+  json closed = h.svc().create(two_humans());
+  json open_list = h.svc().list({{"status", "open"}});
+  ASSERT_EQ(open_list.size(), 1u);
+  EXPECT_EQ(open_list[0]["id"], id);
+  EXPECT_EQ(open_list[0]["seats"][1]["type"], "open");
+  EXPECT_TRUE(open_list[0].contains("created"));
+
+  json joined = h.svc().join(id, json{{"seat", 1}, {"name", "Bo"}});
+  std::string token = joined["token"];
+  EXPECT_EQ(token.size(), 32u);
+  EXPECT_EQ(joined["seat"], 1);
+  EXPECT_EQ(status([&] { h.svc().join(id, json{{"seat", 1}, {"name", "Eve"}}); }), 409);
+  json game = h.svc().get(id, token);
+  EXPECT_EQ(game["you"], 1);
+  EXPECT_EQ(game["status"], "playing");
+  EXPECT_EQ(game["seats"][1], json::parse(R"({"seat":1,"type":"human","name":"Bo","level":null})"));
+  EXPECT_TRUE(h.svc().list({{"status", "open"}}).empty());
+
+  h.svc().move(id, tok(created, 0), mv("d1"));
+  h.svc().move(id, token, mv("d7"));
+
+  // All games newest first; by ids; tokens never appear in a list or a game.
+  json all = h.svc().list({});
+  ASSERT_EQ(all.size(), 2u);
+  EXPECT_EQ(all[0]["id"], closed["id"]);
+  EXPECT_EQ(all[1]["id"], id);
+  json some = h.svc().list({{"ids", id + ",unknown," + id}});
+  ASSERT_EQ(some.size(), 1u);
+  EXPECT_EQ(some[0]["id"], id);
+  EXPECT_EQ(h.svc().list({{"ids", ""}}).size(), 0u);
+  std::string everything = all.dump() + h.svc().get(id, std::nullopt).dump() + h.svc().get(id, token).dump() +
+                           h.svc().record(id).dump();
+  for (const std::string& t : {tok(created, 0).value(), token, tok(closed, 0).value(), tok(closed, 1).value()})
+    EXPECT_EQ(everything.find(t), std::string::npos);
+}
+
+TEST(GameService, SubscribersGetTheirOwnViewAndOnlyNewEvents) {
+  Harness h;
+  json created = h.svc().create(two_humans());
+  const std::string id = created["id"];
+  h.svc().move(id, tok(created, 0), mv("d1"));
+
+  std::vector<json> spectator, seed;
+  uint64_t s1 = h.svc().subscribe(id, tabula::kSpectator, [&](const json& m) { spectator.push_back(m); });
+  h.svc().subscribe(id, 1, [&](const json& m) { seed.push_back(m); });
+  ASSERT_EQ(spectator.size(), 1u);
+  EXPECT_EQ(spectator[0]["type"], "update");
+  EXPECT_EQ(spectator[0]["events"], h.svc().get(id, std::nullopt)["events"]);  // all of them at first
+  EXPECT_EQ(seed[0]["legal"], h.svc().get(id, tok(created, 1))["legal"]);
+  EXPECT_FALSE(seed[0]["legal"].empty());
+  EXPECT_EQ(spectator[0]["legal"], json::array());
+
+  json answer = h.svc().move(id, tok(created, 1), mv("d7"));
+  ASSERT_EQ(spectator.size(), 2u);
+  ASSERT_EQ(seed.size(), 2u);
+  EXPECT_EQ(seed[1]["events"], answer["events"]);  // only the new ones
+  EXPECT_EQ(spectator[1]["observation"], h.svc().get(id, std::nullopt)["observation"]);
+  EXPECT_EQ(seed[1]["legal"], json::array());  // Bone to move now
+  EXPECT_EQ(spectator[1]["status"], "playing");
+
+  h.svc().unsubscribe(id, s1);
+  h.svc().move(id, tok(created, 0), mv("g1"));
+  EXPECT_EQ(spectator.size(), 2u);
+  EXPECT_EQ(seed.size(), 3u);
+  EXPECT_EQ(seed[2]["legal"], h.svc().get(id, tok(created, 1))["legal"]);
+}
+
+TEST(GameService, AnAiSeatAnswersAHumanMove) {
+  Harness h;
+  json created = h.svc().create(json::parse(R"({"game":"tigadi","seats":[{"type":"human"},{"type":"ai","level":1}]})"));
+  const std::string id = created["id"];
+  EXPECT_EQ(created["seats"][1]["level"], 1);
+  EXPECT_EQ(created["tokens"].size(), 1u);
+  std::vector<json> pushes;
+  h.svc().subscribe(id, 0, [&](const json& m) { pushes.push_back(m); });
+  h.svc().move(id, tok(created, 0), mv("d1"));
+  ASSERT_TRUE(h.pump_until([&] { return h.svc().get(id, std::nullopt)["observation"]["ply"] == 2; }));
+  json game = h.svc().get(id, tok(created, 0));
+  EXPECT_EQ(game["legal"].size(), 22u);  // two points taken
+  EXPECT_EQ(game["observation"]["to_move"], 0);
+  ASSERT_EQ(pushes.size(), 3u);  // the first update, the human's move, the AI's reply
+  EXPECT_FALSE(pushes[2]["events"].empty());
+  EXPECT_EQ(pushes[2]["legal"], game["legal"]);
+  EXPECT_EQ(pushes[2].dump().find("\"info\""), std::string::npos);  // the AI's thinking stays inside
+}
+
+TEST(GameService, AnAiThatMovesFirstStartsAtOnce) {
+  Harness h;
+  json created = h.svc().create(json::parse(R"({"game":"tigadi","seats":[{"type":"ai","level":2},{"type":"human"}]})"));
+  const std::string id = created["id"];
+  ASSERT_TRUE(h.pump_until([&] { return h.svc().get(id, std::nullopt)["observation"]["ply"] == 1; }));
+  EXPECT_FALSE(h.svc().get(id, tok(created, 1))["legal"].empty());
+  EXPECT_EQ(status([&] { h.svc().move(id, tok(created, 1), mv("pass")); }), 422);
+}
+
+TEST(GameService, AiAgainstAiIsDrawnAtThePlyLimit) {
+  EXPECT_EQ(GameService::Config{}.ply_limit, 1000);
+  GameService::Config config = Harness::quick_config();
+  config.ai_ms = 5;
+  config.ply_limit = 12;
+  Harness h(config);
+  json created = h.svc().create(json::parse(R"({"game":"tigadi","seats":[{"type":"ai","level":1},{"type":"ai","level":1}]})"));
+  const std::string id = created["id"];
+  EXPECT_TRUE(created["tokens"].empty());
+  ASSERT_TRUE(h.pump_until([&] { return h.svc().get(id, std::nullopt)["status"] == "over"; }));
+  json game = h.svc().get(id, std::nullopt);
+  // A game this short can also end by a win; with two random players over 12 placements it does not.
+  EXPECT_EQ(game["result"], json::parse(R"({"winners":[],"reason":"ply-limit"})"));
+  EXPECT_EQ(game["observation"]["ply"], 12);
+  EXPECT_FALSE(h.svc().ai_pending(id));
+}
+
+TEST(GameService, GamesAndTokensSurviveARestart) {
+  Harness h;
+  json created = h.svc().create(json::parse(R"({"game":"tigadi","seats":[{"type":"human","name":"Ana"},{"type":"open"}]})"));
+  const std::string id = created["id"];
+  std::string bo = h.svc().join(id, json{{"seat", 1}, {"name", "Bo"}})["token"];
+  json finished = h.svc().create(two_humans());
+  h.svc().offer(finished["id"].get<std::string>(), tok(finished, 0), json{{"what", "resign"}});
+  for (const char* m : {"d1", "d7", "g1"}) {
+    const bool bone = h.svc().get(id, std::nullopt)["observation"]["to_move"] == 0;
+    h.svc().move(id, bone ? tok(created, 0) : GameService::Token(bo), mv(m));
+  }
+  json before_bone = h.svc().get(id, tok(created, 0));
+  json before_seed = h.svc().get(id, bo);
+  json before_list = h.svc().list({});
+
+  h.restart();
+  EXPECT_EQ(h.svc().game_count(), 2u);
+  EXPECT_EQ(h.svc().get(id, tok(created, 0)), before_bone);
+  EXPECT_EQ(h.svc().get(id, bo), before_seed);
+  EXPECT_EQ(h.svc().list({}), before_list);
+  EXPECT_EQ(h.svc().get(finished["id"].get<std::string>(), std::nullopt)["status"], "over");
+  EXPECT_EQ(status([&] { h.svc().move(id, tok(created, 0), mv("a1")); }), 409);  // Seed's turn
+  EXPECT_EQ(status([&] { h.svc().move(id, std::string(32, 'f'), mv("a1")); }), 401);
+  h.svc().move(id, bo, mv("a1"));
+  EXPECT_EQ(h.svc().get(id, std::nullopt)["observation"]["ply"], 4);
+
+  h.restart();
+  EXPECT_EQ(h.svc().get(id, std::nullopt)["observation"]["ply"], 4);
+  EXPECT_EQ(h.svc().record(id)["moves"], json::parse(R"(["d1","d7","g1","a1"])"));
+}
+
+TEST(GameService, AnAiGameResumesAfterARestart) {
+  Harness h;
+  json created = h.svc().create(json::parse(R"({"game":"tigadi","seats":[{"type":"human"},{"type":"ai","level":1}]})"));
+  const std::string id = created["id"];
+  h.svc().move(id, tok(created, 0), mv("d1"));
+  h.restart();  // the AI's reply was not made yet: the restarted service thinks again
+  ASSERT_TRUE(h.pump_until([&] { return h.svc().get(id, std::nullopt)["observation"]["ply"] == 2; }));
+  EXPECT_FALSE(h.svc().get(id, tok(created, 0))["legal"].empty());
+}
+
+TEST(GameService, AStoreFailureRollsTheGameBack) {
+  Harness h;
+  json created = h.svc().create(two_humans());
+  const std::string id = created["id"];
+  h.svc().move(id, tok(created, 0), mv("d1"));
+  json before = h.svc().get(id, tok(created, 1));
+  std::vector<json> pushes;
+  h.svc().subscribe(id, tabula::kSpectator, [&](const json& m) { pushes.push_back(m); });
+
+  // Another writer has taken the next row: the store refuses the move.
+  sqlite_exec(h.db(), "INSERT INTO actions (game_id, seq, action) VALUES ('" + id + "', 1, '{}')");
+  EXPECT_THROW(h.svc().move(id, tok(created, 1), mv("d7")), StorageError);
+  EXPECT_EQ(h.svc().get(id, tok(created, 1)), before);  // not played
+  EXPECT_EQ(pushes.size(), 1u);                          // and nobody was told it was
+
+  sqlite_exec(h.db(), "DELETE FROM actions WHERE game_id = '" + id + "' AND seq = 1");
+  json answer = h.svc().move(id, tok(created, 1), mv("d7"));
+  EXPECT_EQ(answer["observation"]["ply"], 2);
+  EXPECT_EQ(pushes.size(), 2u);
+  h.restart();
+  EXPECT_EQ(h.svc().record(id)["moves"], json::parse(R"(["d1","d7"])"));
+}
+
+TEST(GameService, ACorruptDatabaseIsRefused) {
+  std::string tmpl = (fs::temp_directory_path() / "tabula-corrupt-XXXXXX").string();
+  fs::path dir = mkdtemp(tmpl.data());
+  fs::path db = dir / "tabula.db";
+  std::string garbage(8192, '\0');
+  for (size_t i = 0; i < garbage.size(); ++i) garbage[i] = static_cast<char>((i * 31 + 7) % 251);
+  { std::ofstream(db, std::ios::binary) << garbage; }
+  EXPECT_THROW(Storage s(db.string()), StorageError);
+  std::ifstream in(db, std::ios::binary);
+  std::string after((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(after, garbage);
+  fs::remove_all(dir);
+}

@@ -1,0 +1,127 @@
+// Everything the HTTP API does, without any HTTP: the live games (Session, seats, tokens, subscribers),
+// their persistence and their AI seats. The HTTP layer (http_server.cpp) parses requests, calls one
+// method, and turns its answer or exception into a response:
+//   GameError   -> http_status(kind) with {"error": message}
+//   StorageError -> 500 {"error": "storage error"}
+// Single-threaded: every method, and every AI completion, runs on the server's I/O thread.
+#pragma once
+
+#include "ai/ai.h"
+#include "core/error.h"
+#include "core/session.h"
+#include "server/ai_workers.h"
+#include "server/storage.h"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tabula::server {
+
+int http_status(ErrorKind kind);
+
+// Token-length-independent comparison of two secrets.
+bool constant_time_equal(std::string_view a, std::string_view b);
+
+class GameService {
+ public:
+  // Hands an AI search to the workers; `done` must later run on the service's thread.
+  using AiScheduler = std::function<void(AiWorkers::Job job, AiWorkers::Done done)>;
+  // Receives one WebSocket message (already JSON) for one subscriber.
+  using Push = std::function<void(const json& message)>;
+  using Token = std::optional<std::string>;
+
+  struct Config {
+    int ai_ms = 0;              // 0: each level's default budget
+    int ply_limit = 1000;       // games without a human seat are drawn after this many plies
+  };
+
+  // Loads and replays every stored game. A stored game that no longer replays is reported on stderr
+  // and left out (it stays in the database).
+  GameService(Storage& storage, AiScheduler scheduler, Config config);
+  GameService(Storage& storage, AiScheduler scheduler) : GameService(storage, std::move(scheduler), Config{}) {}
+
+  // GET /api/games/kinds: [{"name","title","player_counts","options","ai_levels","hidden_information"}]
+  json kinds() const;
+  // GET /api/games[?status=open|playing|over][&ids=a,b,c]: a list of summaries, newest first, at most 100.
+  json list(const std::map<std::string, std::string>& query) const;
+  // POST /api/games -> {"id","tokens"} (status 201)
+  json create(const json& body);
+  // GET /api/games/{id}
+  json get(std::string_view id, const Token& token) const;
+  // POST /api/games/{id}/join -> {"token","seat"}
+  json join(std::string_view id, const json& body);
+  // POST /api/games/{id}/moves -> {"events","observation"}
+  json move(std::string_view id, const Token& token, const json& body);
+  // POST /api/games/{id}/setup -> {"events","observation"}
+  json setup(std::string_view id, const Token& token, const json& body);
+  // POST /api/games/{id}/offers -> {"events","observation"}
+  json offer(std::string_view id, const Token& token, const json& body);
+  // GET /api/games/{id}/record
+  json record(std::string_view id) const;
+
+  // WebSocket: the seat a token acts for (kSpectator without a token); GameError 404/401 otherwise.
+  Player authenticate(std::string_view id, const Token& token) const;
+  // Sends `push` an update with every event at once, then one after every change. Returns its id.
+  uint64_t subscribe(std::string_view id, Player viewer, Push push);
+  void unsubscribe(std::string_view id, uint64_t subscription);
+
+  // For tests and logs.
+  size_t game_count() const { return games_.size(); }
+  bool ai_pending(std::string_view id) const;
+
+ private:
+  struct Seat {
+    std::string type;  // "human" | "ai" | "open"
+    std::optional<std::string> name;
+    std::optional<int> level;
+    std::string token;  // humans only
+  };
+  struct Live {
+    std::string id;
+    std::string created_at;
+    uint64_t order = 0;  // creation order, for "newest first"
+    std::vector<Seat> seats;
+    Session session;
+    json public_options;  // the options as a spectator sees them
+    std::map<uint64_t, std::pair<Player, Push>> subscribers;
+    std::optional<size_t> ai_move_version;   // the version an AI move search was submitted for
+    std::optional<size_t> ai_offer_version;  // the version an AI offer answer was submitted for
+  };
+
+  Live& find(std::string_view id);
+  const Live& find(std::string_view id) const;
+  Player seat_of(const Live& g, const Token& token) const;  // kSpectator when no token; 401 on a bad one
+  Player require_seat(const Live& g, const Token& token) const;  // 401 without a valid token
+
+  static std::string status_of(const Live& g);
+  static json seats_json(const Live& g);
+  json legal_for(const Live& g, Player viewer) const;
+  json update_message(const Live& g, Player viewer, const json& events) const;
+  json summary(const Live& g) const;
+  json action_answer(const Live& g, Player seat, const std::vector<Event>& events) const;
+
+  // Applies `change` to the session, stores the new actions, and on success tells subscribers and the
+  // AI; on a storage failure restores the session as it was and rethrows.
+  std::vector<Event> commit(Live& g, const std::function<std::vector<Event>(Session&)>& change);
+  void notify(Live& g, const std::vector<Event>& events);
+  // Whatever the AI seats and the ply limit need now.
+  void advance(Live& g);
+  void ai_setups(Live& g);
+  void schedule_ai_move(Live& g);
+  void schedule_ai_offer_answers(Live& g, Player offerer, const std::string& what);
+  ai::Limits limits_for(int level) const;
+
+  Storage& storage_;
+  AiScheduler scheduler_;
+  Config config_;
+  std::map<std::string, Live, std::less<>> games_;
+  uint64_t next_order_ = 0;
+  uint64_t next_subscription_ = 1;
+};
+
+}  // namespace tabula::server

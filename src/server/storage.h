@@ -1,0 +1,72 @@
+// The server's durable store: one SQLite file (WAL, synchronous=FULL) holding every game, its seats'
+// tokens and its action log. A game is rebuilt at start by replaying its actions through Session, so the
+// store never holds derived state. Every write is one transaction; a method returns only once the
+// transaction is committed to disk, and throws StorageError (changing nothing) when it cannot be.
+// Not thread-safe: the server uses one Storage from its I/O thread only.
+#pragma once
+
+#include "core/json.h"
+
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace tabula::server {
+
+// The database cannot be opened (corrupt, not SQLite, not Tabula's, newer schema) or a write failed.
+class StorageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct StoredGame {
+  std::string id;
+  std::string kind;
+  json options = json::object();  // the options Session::create is given on replay
+  json seats = json::array();     // [{"type","name","level"}], never tokens
+  json start;                     // the starting state for Session::from_state, or null
+  std::string created_at;         // ISO 8601 UTC
+  std::string status;             // "open" | "playing" | "over"
+  std::vector<std::pair<int, std::string>> tokens;  // (seat, token)
+  std::vector<json> actions;      // Session::actions(), in order
+};
+
+class Storage {
+ public:
+  static constexpr int kSchemaVersion = 1;
+
+  // Opens or creates the file. A file that is not an intact Tabula database is refused with a
+  // StorageError saying why, and is left exactly as it was.
+  explicit Storage(const std::string& path);
+  ~Storage();
+  Storage(const Storage&) = delete;
+  Storage& operator=(const Storage&) = delete;
+
+  const std::string& path() const { return path_; }
+
+  // A new game with its tokens and any actions it already has, in one transaction.
+  void insert_game(const StoredGame& game);
+  // Appends actions first_seq, first_seq+1, … and sets the game's status, in one transaction.
+  void append_actions(const std::string& id, size_t first_seq, const std::vector<json>& actions,
+                      const std::string& status);
+  // A seat was joined: the new seats list, the seat's token and the status, in one transaction.
+  void join_seat(const std::string& id, const json& seats, int seat, const std::string& token,
+                 const std::string& status);
+  // Every game, oldest first, with its tokens and actions.
+  std::vector<StoredGame> load_all() const;
+
+ private:
+  class Statement;
+  class Transaction;
+  void exec(const char* sql) const;
+  [[noreturn]] void raise(const std::string& what) const;
+
+  std::string path_;
+  sqlite3* db_ = nullptr;
+};
+
+}  // namespace tabula::server
