@@ -144,6 +144,7 @@ export async function playRandomMove(page, { onCapture } = {}) {
   }
   const lit = await page.$$eval('#board [data-lit]', els => els.map(e => [e.dataset.point, e.dataset.lit]));
   assert.ok(lit.length > 0, 'it is my turn but nothing is lit and there is no Pass button');
+  const ply0 = Number(await page.getAttribute('#board', 'data-ply'));
   const [pt, kind] = pick(lit);
   assert.ok(kind === 'place' || kind === 'select', `unexpected first click kind ${kind}`);
   await page.click(`#board [data-point="${pt}"]`);
@@ -156,8 +157,9 @@ export async function playRandomMove(page, { onCapture } = {}) {
     clicks.push(t);
   }
   // A completed line: the capturable enemy gotis light up; choose one.
-  await page.waitForFunction(() => document.getElementById('board').dataset.interactive !== 'true' ||
-    document.querySelector('#board [data-lit="capture"]'));
+  // (The AI may answer faster than we poll, so watch the ply number rather than `interactive`.)
+  await page.waitForFunction((p) => Number(document.getElementById('board').dataset.ply) > p ||
+    document.querySelector('#board [data-lit="capture"]'), ply0);
   const caps = await page.$$eval('#board [data-lit="capture"]', els => els.map(e => e.dataset.point));
   if (caps.length) {
     if (onCapture) await onCapture(caps);
