@@ -25,12 +25,13 @@ function freePort() {
   });
 }
 
-// Spawns `tabula serve` and waits for /healthz. Returns { url, stop, log }.
-export async function startServer() {
+// Spawns `tabula serve` and waits for /healthz. Returns { url, port, dir, stop, log }. `port` and `dir`
+// restart a server where a stopped one left off (stop({ keep: true }) keeps its database).
+export async function startServer({ port: wantPort, dir: wantDir } = {}) {
   const bin = process.env.TABULA_BIN || path.join(REPO, 'build', 'release', 'tabula');
   if (!fs.existsSync(bin)) throw new Error(`no server binary at ${bin} (build it, or set TABULA_BIN)`);
-  const port = await freePort();
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tabula-e2e-'));
+  const port = wantPort ?? await freePort();
+  const dir = wantDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'tabula-e2e-'));
   const args = ['serve', '--port', String(port), '--db', path.join(dir, 't.db'), '--web-root', path.join(REPO, 'web'), '--ai-ms', '50'];
   const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
@@ -51,8 +52,10 @@ export async function startServer() {
   }
   return {
     url,
+    port,
+    dir,
     get log() { return log; },
-    async stop() {
+    async stop({ keep = false } = {}) {
       if (exited === null) {
         const gone = new Promise(r => child.once('exit', r));
         child.kill('SIGTERM');
@@ -60,7 +63,7 @@ export async function startServer() {
         await gone;
         clearTimeout(t);
       }
-      fs.rmSync(dir, { recursive: true, force: true });
+      if (!keep) fs.rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -155,6 +155,8 @@ function connect() {
 }
 
 function setConn(up) {
+  S.online = up;
+  $('offline').classList.toggle('hidden', up);
   const el = $('conn');
   el.textContent = up ? '● live' : '● connection lost, reconnecting…';
   el.classList.toggle('down', !up);
