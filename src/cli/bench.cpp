@@ -1,1 +1,81 @@
-// placeholder: being written
+#include "cli/bench.h"
+
+#include "core/session.h"
+
+#include <chrono>
+#include <cstdio>
+#include <ostream>
+
+namespace tabula {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+// Plays uniformly random legal moves to the end (or a safety cap), from a fresh game each time.
+// Returns playouts and plies made.
+std::pair<uint64_t, uint64_t> random_playouts(const GameKind& kind, double budget_s) {
+  Rng rng(12345);
+  uint64_t games = 0, plies = 0;
+  auto start = kind.create(json::object());
+  MoveList moves;
+  const auto t0 = Clock::now();
+  while (seconds_since(t0) < budget_s) {
+    auto g = start->clone();
+    for (int i = 0; i < 5000 && g->phase() == Phase::play; ++i) {
+      g->legal_moves(moves);
+      g->apply(moves[static_cast<int>(rng.below(static_cast<uint64_t>(moves.size())))]);
+      ++plies;
+    }
+    ++games;
+  }
+  return {games, plies};
+}
+
+int default_perft_depth(std::string_view game) { return game == "tigadi" ? 6 : 4; }
+
+}  // namespace
+
+int bench_command(const BenchArgs& args, std::ostream& out) {
+  json report = json::array();
+  for (const GameKind& kind : game_kinds()) {
+    if (!args.game.empty() && args.game != kind.name) continue;
+    const int depth = args.perft_depth > 0 ? args.perft_depth : default_perft_depth(kind.name);
+    auto g = kind.create(json::object());
+    auto t0 = Clock::now();
+    const uint64_t nodes = perft(*g, depth);
+    const double perft_s = seconds_since(t0);
+    auto [games, plies] = random_playouts(kind, args.seconds);
+    const double nps = static_cast<double>(nodes) / perft_s;
+    const double pps = static_cast<double>(games) / args.seconds;
+    report.push_back(json{{"game", kind.name},
+                          {"perft_depth", depth},
+                          {"perft_nodes", nodes},
+                          {"perft_seconds", perft_s},
+                          {"perft_nodes_per_second", nps},
+                          {"playouts", games},
+                          {"playout_plies", plies},
+                          {"playouts_per_second", pps}});
+    if (!args.json) {
+      char line[256];
+      std::snprintf(line, sizeof line,
+                    "%-8s perft(%d) = %llu in %.2f s: %.1f M nodes/s | random playouts: %.0f /s "
+                    "(%.0f plies/game)\n",
+                    kind.name.c_str(), depth, static_cast<unsigned long long>(nodes), perft_s, nps / 1e6, pps,
+                    games ? static_cast<double>(plies) / static_cast<double>(games) : 0.0);
+      out << line;
+    }
+  }
+  if (args.json) out << report.dump(2) << '\n';
+  if (report.empty()) {
+    out << "unknown game \"" << args.game << "\"\n";
+    return 2;
+  }
+  return 0;
+}
+
+}  // namespace tabula

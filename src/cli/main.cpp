@@ -1,1 +1,122 @@
-// placeholder: being written
+// tabula: serve, engine, perft, bench, selfplay.
+#include "cli/bench.h"
+#include "cli/commands.h"
+#include "cli/engine_protocol.h"
+#include "core/session.h"
+
+#ifdef TABULA_HAS_SERVER
+#include "server/server.h"
+#endif
+
+#include <CLI/CLI.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+
+namespace {
+
+int perft_command(const std::string& game, int depth, bool divide) {
+  using namespace tabula;
+  try {
+    Session s = Session::create(game, json::object());
+    auto g = s.game().clone();
+    const auto t0 = std::chrono::steady_clock::now();
+    uint64_t total = 0;
+    if (divide && depth > 0) {
+      for (const std::string& text : legal_move_strings(*g)) {
+        Move m = *find_legal_move(*g, text);
+        g->apply(m);
+        uint64_t n = perft(*g, depth - 1);
+        g->undo();
+        std::printf("%s: %llu\n", text.c_str(), static_cast<unsigned long long>(n));
+        total += n;
+      }
+    } else {
+      total = perft(*g, depth);
+    }
+    double s_elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::printf("perft(%d) = %llu  (%.3f s, %.1f M nodes/s)\n", depth, static_cast<unsigned long long>(total),
+                s_elapsed, static_cast<double>(total) / s_elapsed / 1e6);
+    return 0;
+  } catch (const GameError& e) {
+    std::fprintf(stderr, "tabula perft: %s\n", e.what());
+    return 2;
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"Tabula: The Game of Truth, Tigadi, FACET and Stratego, with an AI that never cheats"};
+  app.require_subcommand(1);
+
+#ifdef TABULA_HAS_SERVER
+  tabula::server::Options serve;
+  serve.web_root = TABULA_WEB_ROOT;
+  auto* serve_cmd = app.add_subcommand("serve", "Serve the browser UI and the HTTP/WebSocket API");
+  serve_cmd->add_option("--host", serve.host, "Address to listen on")->capture_default_str();
+  serve_cmd->add_option("--port", serve.port, "Port to listen on")->capture_default_str();
+  serve_cmd->add_option("--db", serve.db_path, "SQLite database file (default: under the user's data directory)");
+  serve_cmd->add_option("--web-root", serve.web_root, "Folder of the browser UI")->capture_default_str();
+  serve_cmd->add_option("--ai-threads", serve.ai_threads, "Worker threads for AI seats")->capture_default_str();
+  serve_cmd->add_option("--ai-ms", serve.ai_ms, "AI thinking time per move in ms (0: each level's own)");
+  serve_cmd->add_option("--max-body", serve.max_body, "Largest request body in bytes")->capture_default_str();
+#endif
+
+  app.add_subcommand("engine", "Speak the JSON-lines engine protocol on stdin/stdout");
+
+  std::string perft_game = "tigadi";
+  int perft_depth = 5;
+  bool perft_divide = false;
+  auto* perft_cmd = app.add_subcommand("perft", "Count legal move sequences from the start");
+  perft_cmd->add_option("--game", perft_game)->capture_default_str();
+  perft_cmd->add_option("--depth", perft_depth)->capture_default_str()->check(CLI::Range(0, 12));
+  perft_cmd->add_flag("--divide", perft_divide, "Count per first move");
+
+  tabula::BenchArgs bench;
+  auto* bench_cmd = app.add_subcommand("bench", "Measure rules speed: perft nodes/s, random playouts/s");
+  bench_cmd->add_option("--game", bench.game, "One game (default: all)");
+  bench_cmd->add_option("--depth", bench.perft_depth, "Perft depth (default: per game)");
+  bench_cmd->add_option("--seconds", bench.seconds, "Seconds of random playouts per game")->capture_default_str();
+  bench_cmd->add_flag("--json", bench.json, "Print JSON");
+
+  tabula::SelfplayArgs selfplay;
+  std::string selfplay_options = "{}";
+  int selfplay_ms = 0;
+  uint64_t selfplay_nodes = 0;
+  auto* selfplay_cmd = app.add_subcommand("selfplay", "Play a match between two AI levels");
+  selfplay_cmd->add_option("--game", selfplay.game)->capture_default_str();
+  selfplay_cmd->add_option("--options", selfplay_options, "Game options as JSON")->capture_default_str();
+  selfplay_cmd->add_option("--a", selfplay.level_a, "Level of player A")->capture_default_str();
+  selfplay_cmd->add_option("--b", selfplay.level_b, "Level of player B")->capture_default_str();
+  selfplay_cmd->add_option("--games", selfplay.games)->capture_default_str();
+  selfplay_cmd->add_option("--seed", selfplay.seed)->capture_default_str();
+  selfplay_cmd->add_option("--ms", selfplay_ms, "Thinking time per move (default: each level's own)");
+  selfplay_cmd->add_option("--nodes", selfplay_nodes, "Node budget per move (deterministic)");
+  selfplay_cmd->add_option("--max-plies", selfplay.max_plies, "Adjudicate a draw after")->capture_default_str();
+  selfplay_cmd->add_flag("--quiet", selfplay.quiet);
+
+  CLI11_PARSE(app, argc, argv);
+
+#ifdef TABULA_HAS_SERVER
+  if (serve_cmd->parsed()) return tabula::server::run(serve);
+#endif
+  if (app.got_subcommand("engine")) {
+    std::ios::sync_with_stdio(false);
+    return tabula::run_engine(std::cin, std::cout);
+  }
+  if (perft_cmd->parsed()) return perft_command(perft_game, perft_depth, perft_divide);
+  if (bench_cmd->parsed()) return tabula::bench_command(bench, std::cout);
+  if (selfplay_cmd->parsed()) {
+    selfplay.options = tabula::json::parse(selfplay_options, nullptr, false);
+    if (selfplay.options.is_discarded()) {
+      std::fprintf(stderr, "tabula selfplay: --options is not JSON\n");
+      return 2;
+    }
+    if (selfplay_ms > 0) selfplay.ms = selfplay_ms;
+    if (selfplay_nodes > 0) selfplay.nodes = selfplay_nodes;
+    return tabula::selfplay_command(selfplay);
+  }
+  return 0;
+}

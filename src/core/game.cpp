@@ -50,6 +50,8 @@ void Game::offer(Player, std::string_view what, EventLog*) {
   fail(ErrorKind::conflict, std::string(kind()) + " has no \"" + std::string(what) + "\" offers");
 }
 
+bool Game::offer_stands(std::string_view, Player) const { return false; }
+
 std::unique_ptr<Game> Game::sample_world(Player, Rng&) const { return clone(); }
 
 const GameKind& game_kind(std::string_view name) {

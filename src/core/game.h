@@ -100,6 +100,8 @@ class Game {
 
   // Offers other than resignation (draw, stalemate, accept, decline, withdraw). Default: none exist.
   virtual void offer(Player p, std::string_view what, EventLog* events);
+  // Whether an offer `what` ("draw", "stalemate") stands that `player` may answer. Default: never.
+  virtual bool offer_stands(std::string_view what, Player player) const;
   // Ends the game now (resignation, adjudication). Not undoable.
   virtual void end_with(const Result& r, EventLog* events) = 0;
 

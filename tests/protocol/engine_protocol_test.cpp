@@ -1,1 +1,203 @@
-// placeholder: being written
+// The engine protocol (shared/spec/engine-protocol.md) driven line by line, as a script or another program
+// would: every command, every kind of bad input, and a randomized barrage of malformed lines.
+#include "cli/engine_protocol.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+namespace tabula {
+namespace {
+
+json ask(EngineProtocol& e, const std::string& line) {
+  std::string out = e.handle_line(line);
+  EXPECT_EQ(out.find('\n'), std::string::npos) << "a response is one line";
+  json j = json::parse(out, nullptr, false);
+  EXPECT_FALSE(j.is_discarded()) << out;
+  EXPECT_TRUE(j.contains("ok")) << out;
+  return j;
+}
+
+json ask(EngineProtocol& e, const char* line) { return ask(e, std::string(line)); }
+json ask(EngineProtocol& e, const json& request) { return ask(e, request.dump()); }
+
+TEST(EngineProtocol, NewLegalPlayStateObserve) {
+  EngineProtocol e;
+  json r = ask(e, json{{"cmd", "new"}, {"game", "tigadi"}, {"options", json::object()}});
+  ASSERT_TRUE(r["ok"]);
+  EXPECT_EQ(r["state"]["in_hand"], json::array({9, 9}));
+  r = ask(e, json{{"cmd", "legal"}});
+  EXPECT_EQ(r["moves"].size(), 24u);
+  EXPECT_EQ(r["moves"][0], "a1");
+  r = ask(e, json{{"cmd", "play"}, {"move", "d1"}});
+  ASSERT_TRUE(r["ok"]) << r;
+  EXPECT_EQ(r["events"], json::array({json{{"type", "place"}, {"player", 0}, {"to", "d1"}}}));
+  EXPECT_EQ(r["state"]["board"], (json{{"d1", "0G"}}));
+  r = ask(e, json{{"cmd", "state"}});
+  EXPECT_EQ(r["state"]["to_move"], 1);
+  r = ask(e, json{{"cmd", "observe"}, {"player", 1}});
+  EXPECT_EQ(r["observation"], ask(e, json{{"cmd", "state"}})["state"]);
+  EXPECT_EQ(r["events"].size(), 1u);
+}
+
+TEST(EngineProtocol, NewFromAGivenState) {
+  EngineProtocol e;
+  json state = {{"board", {{"d1", "0G"}, {"g1", "0G"}, {"a4", "0G"}, {"c4", "1G"}, {"b6", "1G"}, {"f6", "1G"}}},
+                {"in_hand", {0, 0}}};
+  json r = ask(e, json{{"cmd", "new"}, {"game", "tigadi"}, {"state", state}});
+  ASSERT_TRUE(r["ok"]) << r;
+  r = ask(e, json{{"cmd", "play"}, {"move", "a4-a1xc4"}});
+  ASSERT_TRUE(r["ok"]) << r;
+  EXPECT_EQ(r["state"]["result"], (json{{"winners", {0}}, {"reason", "reduced-to-two"}}));
+  EXPECT_EQ(r["events"].back()["type"], "over");
+}
+
+TEST(EngineProtocol, IdIsCopiedIntoTheResponse) {
+  EngineProtocol e;
+  EXPECT_EQ(ask(e, R"({"cmd":"new","game":"tigadi","id":7})")["id"], 7);
+  EXPECT_EQ(ask(e, R"({"cmd":"legal","id":"abc"})")["id"], "abc");
+  EXPECT_EQ(ask(e, R"({"cmd":"nope","id":{"k":[1]}})")["id"], (json{{"k", {1}}}));
+}
+
+TEST(EngineProtocol, AFailedRequestChangesNothing) {
+  EngineProtocol e;
+  ask(e, R"({"cmd":"new","game":"tigadi"})");
+  ask(e, R"({"cmd":"play","move":"d1"})");
+  const json before = ask(e, R"({"cmd":"state"})")["state"];
+  for (const char* bad : {R"({"cmd":"play","move":"d1"})", R"({"cmd":"play","move":"zz9"})",
+                          R"({"cmd":"play","move":5})", R"({"cmd":"play"})", R"({"cmd":"offer","player":0,"what":"draw"})",
+                          R"({"cmd":"offer","player":7,"what":"resign"})", R"({"cmd":"setup","player":0,"placement":{}})",
+                          R"({"cmd":"setup","player":0,"arrangement":"random","seed":3})",
+                          R"({"cmd":"new","game":"chess"})", R"({"cmd":"new","game":"tigadi","options":{"x":1}})",
+                          R"({"cmd":"new","game":"tigadi","state":{"in_hand":[10,0]}})",
+                          R"({"cmd":"perft","depth":99})", R"({"cmd":"perft","depth":-1})",
+                          R"({"cmd":"ai","level":9})", R"({"cmd":"ai","level":2,"ms":5,"nodes":5})",
+                          R"({"cmd":"ai","level":3,"player":1,"answer":"draw"})", R"({"cmd":"observe","player":"x"})"}) {
+    json r = ask(e, bad);
+    EXPECT_FALSE(r["ok"]) << bad;
+    EXPECT_TRUE(r["error"].is_string()) << bad;
+    EXPECT_FALSE(r["error"].get<std::string>().empty());
+  }
+  EXPECT_EQ(ask(e, R"({"cmd":"state"})")["state"], before);
+}
+
+TEST(EngineProtocol, IllegalMovesNameTheReason) {
+  EngineProtocol e;
+  ask(e, R"({"cmd":"new","game":"tigadi"})");
+  ask(e, R"({"cmd":"play","move":"d1"})");
+  json r = ask(e, R"({"cmd":"play","move":"d1"})");
+  EXPECT_EQ(r["error"], "d1 is occupied");
+  r = ask(e, R"({"cmd":"play","move":"a4-a1"})");
+  EXPECT_NE(r["error"].get<std::string>().find("nothing moves"), std::string::npos);
+}
+
+TEST(EngineProtocol, MalformedInputIsAnsweredNotFatal) {
+  EngineProtocol e;
+  for (const char* bad : {"", "not json at all", "{", "[]", "42", "null", R"({"cmd":5})", R"({"cmd":"legal"})",
+                          R"({"cmd":"new","game":"tigadi"})" "x", "\xff\xfe", R"({"cmd":"new","game":"tigadi")"}) {
+    json r = ask(e, std::string(bad));
+    EXPECT_FALSE(r["ok"]) << bad;
+  }
+  EXPECT_FALSE(ask(e, std::string(2'000'000, '[')).at("ok"));
+  EXPECT_FALSE(ask(e, std::string(100'000, '[') + std::string(100'000, ']')).at("ok"));
+  EXPECT_FALSE(ask(e, "{\"cmd\":\"" + std::string(500'000, 'a') + "\"}").at("ok"));
+  EXPECT_TRUE(ask(e, R"({"cmd":"new","game":"tigadi"})").at("ok"));
+}
+
+TEST(EngineProtocol, ResignEndsTheGame) {
+  EngineProtocol e;
+  ask(e, R"({"cmd":"new","game":"tigadi"})");
+  json r = ask(e, R"({"cmd":"offer","player":0,"what":"resign"})");
+  ASSERT_TRUE(r["ok"]) << r;
+  EXPECT_EQ(r["state"]["result"], (json{{"winners", {1}}, {"reason", "resignation"}}));
+  EXPECT_FALSE(ask(e, R"({"cmd":"play","move":"d1"})")["ok"]);
+  EXPECT_EQ(ask(e, R"({"cmd":"legal"})")["moves"], json::array());
+}
+
+TEST(EngineProtocol, PerftCountsSequences) {
+  EngineProtocol e;
+  ask(e, R"({"cmd":"new","game":"tigadi"})");
+  EXPECT_EQ(ask(e, R"({"cmd":"perft","depth":3})")["nodes"], 12144);
+  EXPECT_EQ(ask(e, R"({"cmd":"perft","depth":0})")["nodes"], 1);
+  // perft leaves the game as it was
+  EXPECT_EQ(ask(e, R"({"cmd":"state"})")["state"]["ply"], 0);
+}
+
+TEST(EngineProtocol, AiAnswersALegalMoveDeterministicallyWithANodeBudget) {
+  EngineProtocol e;
+  ask(e, R"({"cmd":"new","game":"tigadi"})");
+  for (const char* m : {"a1", "c4", "d1"}) ask(e, json{{"cmd", "play"}, {"move", m}});
+  json legal = ask(e, R"({"cmd":"legal"})")["moves"];
+  for (int level = 1; level <= 3; ++level) {
+    json req = {{"cmd", "ai"}, {"level", level}, {"nodes", 2000}, {"seed", 5}};
+    json a = ask(e, req), b = ask(e, req);
+    ASSERT_TRUE(a["ok"]) << a;
+    EXPECT_EQ(a["move"], b["move"]);
+    EXPECT_NE(std::find(legal.begin(), legal.end(), a["move"]), legal.end()) << a["move"];
+  }
+  // Seed must block g1 (or take a Bone goti): a1-d1-g1 is one placement from closing.
+  json a = ask(e, R"({"cmd":"ai","level":3,"nodes":20000,"seed":1})");
+  EXPECT_EQ(a["move"], "g1");
+  EXPECT_EQ(ask(e, R"({"cmd":"state"})")["state"]["ply"], 3);
+}
+
+TEST(EngineProtocol, QuitAndEndOfInputEndTheProcessCleanly) {
+  std::istringstream in("{\"cmd\":\"new\",\"game\":\"tigadi\"}\n\nnot json\n{\"cmd\":\"quit\"}\n{\"cmd\":\"legal\"}\n");
+  std::ostringstream out;
+  EXPECT_EQ(run_engine(in, out), 0);
+  std::istringstream lines(out.str());
+  std::string line;
+  std::vector<json> answers;
+  while (std::getline(lines, line)) answers.push_back(json::parse(line));
+  ASSERT_EQ(answers.size(), 4u);  // nothing after quit
+  EXPECT_TRUE(answers[0]["ok"]);
+  EXPECT_FALSE(answers[1]["ok"]);  // the blank line gets an answer too
+  EXPECT_FALSE(answers[2]["ok"]);
+  EXPECT_TRUE(answers[3]["ok"]);
+
+  std::istringstream last("{\"cmd\":\"new\",\"game\":\"tigadi\"}\n{\"cmd\":\"legal\"}");  // no final newline
+  std::ostringstream out2;
+  EXPECT_EQ(run_engine(last, out2), 0);
+  EXPECT_NE(out2.str().find("\"moves\""), std::string::npos);
+
+  std::istringstream huge(std::string(3'000'000, 'x') + "\n{\"cmd\":\"new\",\"game\":\"tigadi\"}\n");
+  std::ostringstream out3;
+  EXPECT_EQ(run_engine(huge, out3), 0);
+  EXPECT_NE(out3.str().find("too long"), std::string::npos);
+  EXPECT_NE(out3.str().find("\"ok\":true"), std::string::npos);
+}
+
+// Random lines made of protocol fragments and noise. Whatever comes in, the engine answers one JSON line
+// with "ok", and a refused request leaves the game as it was.
+TEST(EngineProtocol, RandomizedMalformedLinesNeverCrashOrChangeTheGame) {
+  const std::vector<std::string> fragments = {
+      "{", "}", "[", "]", ",", ":", "\"cmd\"", "\"new\"", "\"game\"", "\"tigadi\"", "\"play\"", "\"move\"",
+      "\"d1\"", "\"a1-a4\"", "\"legal\"", "\"perft\"", "\"depth\"", "2", "-1", "1e999", "null", "true",
+      "\"state\"", "\"board\"", "\"in_hand\"", "\"offer\"", "\"what\"", "\"resign\"", "\"player\"", "\"ai\"",
+      "\"level\"", "\"nodes\"", "\"observe\"", "\"setup\"", "\"\\u0000\"", "\"\xc3\x28\"", " ", "\"id\""};
+  Rng rng(424242);
+  EngineProtocol e;
+  ask(e, R"({"cmd":"new","game":"tigadi"})");
+  int accepted = 0;
+  for (int i = 0; i < 20000; ++i) {
+    std::string line;
+    const int parts = 1 + static_cast<int>(rng.below(14));
+    for (int k = 0; k < parts; ++k) {
+      if (rng.below(8) == 0) line += static_cast<char>(rng.below(256));
+      else line += fragments[static_cast<size_t>(rng.below(fragments.size()))];
+    }
+    const json before = json::parse(e.handle_line(R"({"cmd":"state"})"))["state"];
+    json r = ask(e, line);
+    if (r["ok"] == true) {
+      ++accepted;
+    } else {
+      ASSERT_EQ(json::parse(e.handle_line(R"({"cmd":"state"})"))["state"], before) << line;
+    }
+    // Keep a game going so moves have something to act on.
+    if (json::parse(e.handle_line(R"({"cmd":"state"})"))["state"].is_null()) ask(e, R"({"cmd":"new","game":"tigadi"})");
+  }
+  RecordProperty("accepted", accepted);
+}
+
+}  // namespace
+}  // namespace tabula

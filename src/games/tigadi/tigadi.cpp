@@ -104,29 +104,26 @@ void Tigadi::apply(Move m, EventLog* events) {
   ++pos_.ply;
   pos_.to_move = static_cast<uint8_t>(opp);
 
+  // Both counters start when placing ends: the position right after the last placement is the first one
+  // counted for repetition, with no quiet ply yet.
+  if (!pos_.placing()) pos_.quiet_plies = was_placing || captured ? 0 : static_cast<uint16_t>(pos_.quiet_plies + 1);
+
   // After a ply: first the win, then repetition, then the 100-turn draw (rulings.md).
   if (captured && pos_.total(opp) <= 2) {
     pos_.outcome = me == 0 ? Position::kBoneWins : Position::kSeedWins;
   } else if (!pos_.placing()) {
-    if (was_placing) {
-      // The position right after the last placement is the first one counted; both counters start here.
-      pos_.quiet_plies = 0;
-      history_.push_back(pos_.key());
-    } else {
-      pos_.quiet_plies = captured ? 0 : static_cast<uint16_t>(pos_.quiet_plies + 1);
-      const uint64_t key = pos_.key();
-      history_.push_back(key);
-      // A capture makes every earlier position unreachable, so only the last quiet_plies can repeat;
-      // the side to move alternates every ply, so only every second one can match.
-      int seen = 0;
-      const size_t n = history_.size();
-      for (size_t back = 0; back <= pos_.quiet_plies && back < n; back += 2)
-        if (history_[n - 1 - back] == key) ++seen;
-      if (seen >= kRepetitionsDraw)
-        pos_.outcome = Position::kDrawRepetition;
-      else if (pos_.quiet_plies >= kQuietPliesDraw)
-        pos_.outcome = Position::kDrawQuiet;
-    }
+    const uint64_t key = pos_.key();
+    history_.push_back(key);
+    // A capture makes every earlier position unreachable, so only the last quiet_plies can repeat;
+    // the side to move alternates every ply, so only every second one can match.
+    int seen = 0;
+    const size_t n = history_.size();
+    for (size_t back = 0; back <= pos_.quiet_plies && back < n; back += 2)
+      if (history_[n - 1 - back] == key) ++seen;
+    if (seen >= kRepetitionsDraw)
+      pos_.outcome = Position::kDrawRepetition;
+    else if (pos_.quiet_plies >= kQuietPliesDraw)
+      pos_.outcome = Position::kDrawQuiet;
   }
   if (events && pos_.outcome != Position::kOn)
     events->push_back(Event{json{{"type", "over"}, {"result", result()->to_json()}}, {}});
