@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Builds the release and the sanitizer trees and runs every test: unit tests under ASan+UBSan, then the
+# whole suite (unit, protocol, server, API, browser) on the release build. Ends with one summary line.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+passed=0
+failed=0
+status=0
+
+run_ctest() {  # $1 = preset
+  local log
+  log=$(mktemp)
+  ctest --preset "$1" --output-on-failure 2>&1 | tee "$log"
+  local summary
+  summary=$(grep -E '[0-9]+% tests passed, [0-9]+ tests? failed out of [0-9]+' "$log" | tail -n 1)
+  if [ -z "$summary" ]; then
+    echo "test.sh: ctest ($1) printed no summary" >&2
+    failed=$((failed + 1))
+    status=1
+  else
+    local f t
+    f=$(sed -E 's/.* ([0-9]+) tests? failed out of ([0-9]+).*/\1/' <<<"$summary")
+    t=$(sed -E 's/.* ([0-9]+) tests? failed out of ([0-9]+).*/\2/' <<<"$summary")
+    passed=$((passed + t - f))
+    failed=$((failed + f))
+    [ "$f" -eq 0 ] || status=1
+  fi
+  rm -f "$log"
+}
+
+build() {  # $1 = preset
+  if ! { cmake --preset "$1" >/dev/null && cmake --build --preset "$1"; }; then
+    echo "test.sh: the $1 build failed" >&2
+    failed=$((failed + 1))
+    status=1
+    return 1
+  fi
+}
+
+start=$(date +%s)
+if build release; then run_ctest release; fi
+if build asan; then ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 run_ctest asan; fi
+echo "test.sh: $(( $(date +%s) - start )) s"
+echo "$passed passed, $failed failed"
+exit $status
