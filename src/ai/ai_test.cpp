@@ -392,6 +392,16 @@ TEST(TigadiAI, DoesNotOpenALineForTheOpponent) {
   }
 }
 
+TEST(TigadiAI, OfferJudgementFollowsTheMaterial) {
+  // Tigadi has no draw offers, but the judgement is game-independent: Bone is far ahead here.
+  Session s = tigadi({{"a1", "0G"}, {"d1", "0G"}, {"g4", "0G"}, {"e4", "0G"}, {"b2", "0G"}, {"d2", "0G"},
+                      {"d6", "1G"}, {"f4", "1G"}, {"b4", "1G"}, {"c5", "1G"}},
+                     1);
+  const Limits l = nodes_limits(3, 5'000, 0);
+  EXPECT_FALSE(accepts_offer(s.game(), 0, "draw", l));
+  EXPECT_TRUE(accepts_offer(s.game(), 1, "draw", l));
+}
+
 TEST(TigadiAI, SameSeedAndNodeBudgetGiveTheSameMove) {
   Session s = Session::create("tigadi", json::object());
   for (const char* m : {"d1", "d7", "g4", "a4", "b2"}) s.play(m);
@@ -435,7 +445,8 @@ TEST(TigadiAI, DefaultLevelsAnswerWithinTheirBudget) {
   Limits l = default_limits(3);
   ASSERT_TRUE(l.ms);
   Choice c = choose_move(s.game(), l);
-  EXPECT_LE(c.info["ms"].get<int>(), *l.ms + 100);
+  // Generous: a shared, loaded machine may lose time between clock reads; without a budget it would run far longer.
+  EXPECT_LE(c.info["ms"].get<int>(), *l.ms + 800);
   Choice two = choose_move(s.game(), default_limits(2));
   EXPECT_LE(two.info["depth"].get<int>(), 2);
 }
