@@ -459,6 +459,23 @@ TEST(GameService, AStoreFailureRollsTheGameBack) {
   EXPECT_EQ(h.svc().record(id)["moves"], json::parse(R"(["d1","d7"])"));
 }
 
+TEST(GameService, AStoreFailureLeavesAnOpenSeatOpen) {
+  Harness h;
+  json created = h.svc().create(json::parse(R"({"game":"tigadi","seats":[{"type":"human"},{"type":"open"}]})"));
+  const std::string id = created["id"];
+  sqlite_exec(h.db(), "INSERT INTO tokens (game_id, seat, token) VALUES ('" + id + "', 1, 'planted')");
+  EXPECT_THROW(h.svc().join(id, json{{"seat", 1}, {"name", "Bo"}}), StorageError);
+  json game = h.svc().get(id, std::nullopt);
+  EXPECT_EQ(game["status"], "open");
+  EXPECT_EQ(game["seats"][1]["type"], "open");
+  EXPECT_EQ(status([&] { h.svc().get(id, std::string("planted")); }), 401);  // never loaded: not a seat's
+  sqlite_exec(h.db(), "DELETE FROM tokens WHERE token = 'planted'");
+  std::string token = h.svc().join(id, json{{"seat", 1}, {"name", "Bo"}})["token"];
+  h.restart();
+  EXPECT_EQ(h.svc().get(id, token)["you"], 1);
+  EXPECT_EQ(h.svc().get(id, std::nullopt)["status"], "playing");
+}
+
 TEST(GameService, ACorruptDatabaseIsRefused) {
   std::string tmpl = (fs::temp_directory_path() / "tabula-corrupt-XXXXXX").string();
   fs::path dir = mkdtemp(tmpl.data());
