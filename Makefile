@@ -1,5 +1,5 @@
 # Tabula. `make run` installs what is missing, builds and serves; `make test` does the same and runs every test.
-.PHONY: all bootstrap build asan run test bench clean
+.PHONY: all bootstrap build asan run test bench fuzz clean
 
 PORT ?= 8080
 HOST ?= 127.0.0.1
@@ -28,3 +28,11 @@ bench: build
 
 clean:
 	rm -rf build
+
+# Coverage-guided fuzzing of the engine protocol (not part of `make test`): FUZZ_SECONDS of libFuzzer.
+FUZZ_SECONDS ?= 60
+fuzz: bootstrap
+	cmake --preset fuzz
+	cmake --build --preset fuzz
+	mkdir -p build/fuzz/corpus && cp tests/fuzz/corpus/* build/fuzz/corpus/
+	./build/fuzz/engine_fuzz -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 build/fuzz/corpus
