@@ -31,10 +31,13 @@ else
   echo "bootstrap: Debian packages present"
 fi
 
-# Browser tests drive Debian's chromium through playwright-core (never a downloaded browser).
-if [ ! -d tests/e2e/node_modules/playwright-core ]; then
-  echo "bootstrap: npm install (tests/e2e)"
-  (cd tests/e2e && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --no-audit --no-fund --loglevel=error)
-else
-  echo "bootstrap: npm packages present"
-fi
+# The node suites: the browser tests drive Debian's chromium through playwright-core (never a downloaded
+# browser); the API tests use ws. Each folder's package-lock.json pins the versions.
+for suite in tests/e2e tests/api; do
+  if [ ! -d "$suite/node_modules" ] || [ "$suite/package-lock.json" -nt "$suite/node_modules" ]; then
+    echo "bootstrap: npm install ($suite)"
+    (cd "$suite" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --no-audit --no-fund --loglevel=error && touch node_modules)
+  else
+    echo "bootstrap: npm packages present ($suite)"
+  fi
+done
