@@ -130,8 +130,7 @@ json EngineProtocol::dispatch(const json& request) {
     const std::string name = string_field(request, "arrangement");
     uint64_t seed = 0;
     if (find_field(request, "seed")) seed = static_cast<uint64_t>(int_field(request, "seed", 0, INT64_MAX));
-    json placement = s.game().arrangement(p, name, seed);
-    return json{{"events", events_json(s.setup(p, placement))}, {"state", s.state()}};
+    return json{{"events", events_json(s.setup_arrangement(p, name, seed))}, {"state", s.state()}};
   }
   if (cmd == "offer") {
     Player p = player_field(request, s);

@@ -80,6 +80,12 @@ std::vector<Event> Session::setup(Player player, const json& placement) {
   return commit(json{{"type", "setup"}, {"player", player}, {"placement", placement}}, std::move(events));
 }
 
+std::vector<Event> Session::setup_arrangement(Player player, std::string_view name, uint64_t seed) {
+  if (player < 0 || player >= num_players()) fail(ErrorKind::bad_request, "no such player");
+  if (game_->phase() == Phase::over) fail(ErrorKind::conflict, "the game is over");
+  return setup(player, game_->arrangement(player, name, seed));
+}
+
 std::vector<Event> Session::offer(Player player, std::string_view what) {
   if (player < 0 || player >= num_players()) fail(ErrorKind::bad_request, "no such player");
   if (game_->phase() == Phase::over) fail(ErrorKind::conflict, "the game is over");

@@ -34,6 +34,9 @@ class Session {
   std::vector<Event> play(std::string_view move);
   std::vector<Event> play_as(Player player, std::string_view move);  // checks it is player's turn
   std::vector<Event> setup(Player player, const json& placement);
+  // A named arrangement ("random" with `seed`, Truth's "suggested"); the log keeps the placement it made,
+  // never the seed, so a secret seed stays secret.
+  std::vector<Event> setup_arrangement(Player player, std::string_view name, uint64_t seed);
   std::vector<Event> offer(Player player, std::string_view what);
   std::vector<Event> adjudicate(const Result& result);
 

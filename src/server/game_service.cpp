@@ -411,19 +411,18 @@ json GameService::setup(std::string_view id, const Token& token, const json& bod
   Player seat = require_seat(g, token);
   if (!body.is_object()) fail(ErrorKind::bad_request, "expected a JSON object");
   if (g.session.over()) fail(ErrorKind::conflict, "the game is over");
-  json placement;
+  std::vector<Event> events;
   if (const json* p = find_field(body, "placement")) {
-    placement = *p;
+    events = commit(g, [&](Session& s) { return s.setup(seat, *p); });
   } else if (find_field(body, "arrangement")) {
     std::string name = string_field(body, "arrangement");
     // A random arrangement's seed is drawn here, from the cryptographic source, and stays secret: only
     // the placement it produced is logged, and the log is shown only once the game is over.
     uint64_t seed = name == "random" ? secure_random_u64() : 0;
-    placement = g.session.game().arrangement(seat, name, seed);
+    events = commit(g, [&](Session& s) { return s.setup_arrangement(seat, name, seed); });
   } else {
     fail(ErrorKind::bad_request, "a setup needs \"placement\" or \"arrangement\"");
   }
-  std::vector<Event> events = commit(g, [&](Session& s) { return s.setup(seat, placement); });
   json answer = action_answer(g, seat, events);
   advance(g);
   return answer;
