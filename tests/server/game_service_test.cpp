@@ -3,6 +3,7 @@
 #include "server/ai_workers.h"
 #include "server/game_service.h"
 #include "server/storage.h"
+#include "sqlite_exec.h"
 
 #include "core/session.h"
 
@@ -121,17 +122,7 @@ json mv(const std::string& m) { return json{{"move", m}}; }
 
 GameService::Token tok(const json& created, int seat) { return created["tokens"][std::to_string(seat)].get<std::string>(); }
 
-void sqlite_exec(const fs::path& db, const std::string& sql) {
-  sqlite3* h = nullptr;
-  ASSERT_EQ(sqlite3_open(db.c_str(), &h), SQLITE_OK);
-  sqlite3_busy_timeout(h, 2000);
-  char* err = nullptr;
-  int rc = sqlite3_exec(h, sql.c_str(), nullptr, nullptr, &err);
-  std::string msg = err ? err : "";
-  sqlite3_free(err);
-  sqlite3_close(h);
-  ASSERT_EQ(rc, SQLITE_OK) << msg;
-}
+using tabula::server::test_support::sqlite_exec;
 
 }  // namespace
 

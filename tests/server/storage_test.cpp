@@ -2,6 +2,7 @@
 // not intact Tabula databases.
 #include "server/server.h"
 #include "server/storage.h"
+#include "sqlite_exec.h"
 
 #include <gtest/gtest.h>
 #include <sqlite3.h>
@@ -62,16 +63,7 @@ std::string query(const fs::path& db, const std::string& sql) {
   return out;
 }
 
-void exec(const fs::path& db, const std::string& sql) {
-  sqlite3* h = nullptr;
-  ASSERT_EQ(sqlite3_open(db.c_str(), &h), SQLITE_OK);
-  char* err = nullptr;
-  int rc = sqlite3_exec(h, sql.c_str(), nullptr, nullptr, &err);
-  std::string msg = err ? err : "";
-  sqlite3_free(err);
-  sqlite3_close(h);
-  ASSERT_EQ(rc, SQLITE_OK) << msg;
-}
+using tabula::server::test_support::sqlite_exec;
 
 StoredGame sample(const std::string& id) {
   StoredGame g;
@@ -161,7 +153,7 @@ TEST(Storage, AnAppendThatClashesRollsBackEveryRow) {
   fs::path db = dir / "t.db";
   Storage s(db.string());
   s.insert_game(sample("g"));  // seq 0
-  exec(db, "INSERT INTO actions (game_id, seq, action) VALUES ('g', 2, '{}')");
+  sqlite_exec(db, "INSERT INTO actions (game_id, seq, action) VALUES ('g', 2, '{}')");
   EXPECT_THROW(s.append_actions("g", 1, {json{{"type", "move"}, {"move", "a1"}}, json{{"type", "move"}, {"move", "a4"}}},
                                 "over"),
                StorageError);
@@ -199,7 +191,7 @@ TEST(Storage, RefusesACorruptDatabase) {
       s.insert_game(g);
     }
   }
-  exec(db, "PRAGMA wal_checkpoint(TRUNCATE)");
+  sqlite_exec(db, "PRAGMA wal_checkpoint(TRUNCATE)");
   std::string bytes = read_bytes(db);
   ASSERT_GT(bytes.size(), 4u * 4096u);
   for (size_t i = 4096 + 100; i < 3 * 4096; ++i) bytes[i] = static_cast<char>(0xA5 ^ (i & 0xff));  // smash pages 2-3
@@ -212,14 +204,14 @@ TEST(Storage, RefusesACorruptDatabase) {
 TEST(Storage, RefusesOtherDatabasesAndNewerSchemas) {
   TempDir dir;
   fs::path other = dir / "other.db";
-  exec(other, "CREATE TABLE notes (x TEXT); INSERT INTO notes VALUES ('keep me')");
+  sqlite_exec(other, "CREATE TABLE notes (x TEXT); INSERT INTO notes VALUES ('keep me')");
   std::string before = read_bytes(other);
   EXPECT_NE(expect_refused(other).find("not a Tabula database"), std::string::npos);
   EXPECT_EQ(read_bytes(other), before);
 
   fs::path newer = dir / "newer.db";
   { Storage s(newer.string()); }
-  exec(newer, "PRAGMA user_version = 99");
+  sqlite_exec(newer, "PRAGMA user_version = 99");
   EXPECT_NE(expect_refused(newer).find("newer"), std::string::npos);
 
   EXPECT_NE(expect_refused(dir.path()).find("directory"), std::string::npos);
