@@ -22,6 +22,7 @@ struct TreeNode {
   int eval = 0;  // for to_move, as Game::evaluate() promises
   std::optional<Result> result;
   std::vector<int> children;
+  bool capture = false;  // the move into this node takes a piece (Game::is_capture)
 };
 
 class TreeGame : public Game {
@@ -45,6 +46,9 @@ class TreeGame : public Game {
   void apply(Move m, EventLog*) override { path_.push_back(node().children.at(m.code)); }
   void undo() override { path_.pop_back(); }
   std::string move_to_string(Move m) const override { return "m" + std::to_string(m.code); }
+  bool is_capture(Move m) const override {
+    return (*nodes_)[static_cast<size_t>(node().children.at(m.code))].capture;
+  }
   void end_with(const Result&, EventLog*) override { fail(ErrorKind::conflict, "not in a tree"); }
   json state_json() const override { return json{{"node", path_.back()}}; }
   json observation_json(Player) const override { return state_json(); }
@@ -151,6 +155,58 @@ TEST(Search, SameSideMovingTwiceKeepsTheSign) {
   EXPECT_EQ(r.score, kWin - 2);
 }
 
+// A capture that loses to a recapture: m0 takes (0 is up 100 for a moment) but 1 takes back more (0 ends
+// 50 down); m1 is quiet (+10 for 0). From m1's position 1 has a quiet move that would be very good for 1,
+// but past the horizon only captures are searched, so it is never looked at.
+std::vector<TreeNode> recapture_tree() {
+  std::vector<TreeNode> t(6);
+  t[0] = {0, 0, {}, {1, 2}};
+  t[1] = {1, -100, {}, {3, 4}, /*capture=*/true};
+  t[2] = {1, -10, {}, {5}};
+  t[3] = {0, -50, {}, {}, /*capture=*/true};  // 1's recapture
+  t[4] = {0, 100, {}, {}};                      // 1's quiet move after m0
+  t[5] = {0, -500, {}, {}};                     // 1's quiet move after m1: beyond the horizon
+  return t;
+}
+
+TEST(Search, QuiescenceSeesTheRecaptureAtDepthOne) {
+  TreeGame g(recapture_tree());
+  Searcher s(1 << 10);
+  SearchParams p;
+  p.max_depth = 1;
+  p.quiescence = false;  // the horizon's evaluation is final: the capture looks like a piece won
+  SearchResult blind = s.run(g, p);
+  EXPECT_EQ(blind.best, Move{0});
+  EXPECT_EQ(blind.score, 100);
+
+  p.quiescence = true;
+  SearchResult r = s.run(g, p);
+  EXPECT_EQ(r.depth, 1);
+  EXPECT_EQ(r.best, Move{1});
+  EXPECT_EQ(r.score, 10);  // 1's quiet move to t[5] is not a capture, so it was not searched
+  auto m0 = std::find_if(r.root.begin(), r.root.end(), [](const RootScore& x) { return x.move == Move{0}; });
+  ASSERT_NE(m0, r.root.end());
+  EXPECT_LE(m0->score, -50);  // the recapture was seen (an upper bound: m0 is worse than the best)
+  EXPECT_EQ(g.ply(), 0);
+}
+
+TEST(Search, QuiescenceReportsTheCaptureLineAndStandsPatWhenTakingIsWorse) {
+  // 0 to move at the horizon's edge: after the quiet m0, 1 may take (t[2]) but standing pat is better
+  // for 1 there, since the capture walks into a recapture; so m0 keeps its static value.
+  std::vector<TreeNode> t(4);
+  t[0] = {0, 0, {}, {1}};
+  t[1] = {1, -20, {}, {2}};
+  t[2] = {0, -80, {}, {3}, /*capture=*/true};
+  t[3] = {1, -120, {}, {}, /*capture=*/true};  // 0 takes back: 0 is now up 120
+  TreeGame g(t);
+  Searcher s(1 << 10);
+  SearchParams p;
+  p.max_depth = 1;
+  SearchResult r = s.run(g, p);
+  EXPECT_EQ(r.score, 20);  // 1 stands pat on -20 rather than take into -120
+  EXPECT_EQ(r.pv, std::vector<Move>{Move{0}});
+}
+
 std::vector<TreeNode> equal_moves_tree(int n) {
   std::vector<TreeNode> t(static_cast<size_t>(n) + 1);
   for (int i = 1; i <= n; ++i) {
@@ -219,6 +275,41 @@ class Nim : public Game {
   std::vector<int> taken_;
   mutable Result result_;
 };
+
+// Nim where every move counts as a capture and standing pat is never better than taking on at once:
+// quiescence must still end, kMaxQuiescencePlies past the horizon.
+class CapturingNim : public Nim {
+ public:
+  using Nim::Nim;
+  std::unique_ptr<Game> clone() const override { return std::make_unique<CapturingNim>(*this); }
+  bool is_capture(Move) const override { return true; }
+  int evaluate() const override { return -1; }
+  void apply(Move m, EventLog* events) override {
+    Nim::apply(m, events);
+    deepest = std::max(deepest, ply());
+  }
+  int deepest = 0;  // the most plies from the root any searched line reached
+};
+
+TEST(Search, QuiescenceDepthIsCapped) {
+  CapturingNim g(1000);
+  Searcher s(1 << 12);
+  SearchParams p;
+  p.max_depth = 1;
+  SearchResult r = s.run(g, p);
+  EXPECT_EQ(r.depth, 1);
+  EXPECT_FALSE(r.stopped);
+  EXPECT_EQ(g.deepest, 1 + kMaxQuiescencePlies);  // the root move, then captures up to the cap
+  uint64_t tree = 0, width = 1;
+  for (int d = 0; d <= kMaxQuiescencePlies; ++d) tree += (width *= 3);
+  EXPECT_LE(r.nodes, tree);
+  EXPECT_EQ(g.ply(), 0);
+
+  g.deepest = 0;
+  p.quiescence = false;
+  s.run(g, p);
+  EXPECT_EQ(g.deepest, 1);  // without quiescence the horizon is the end
+}
 
 TEST(Search, SolvesNimWithTheTable) {
   for (int n : {5, 6, 7, 21, 30}) {
@@ -389,6 +480,33 @@ TEST(TigadiAI, DoesNotOpenALineForTheOpponent) {
     after.play(c.move);
     EXPECT_FALSE(has_capture(after)) << "seed " << seed << " played " << c.move;
     EXPECT_EQ(c.info["depth"], 2);
+  }
+}
+
+TEST(TigadiAI, QuiescenceSeesTheOpponentsCaptureOnePlyDeep) {
+  // The position of DoesNotOpenALineForTheOpponent, searched one ply deep: with quiescence Seed's
+  // capture after a careless Bone move is searched, so Bone keeps g7 and its score is not a piece down.
+  Session s = tigadi({{"g7", "0G"}, {"a1", "0G"}, {"d1", "0G"}, {"b2", "0G"},
+                      {"a7", "1G"}, {"d7", "1G"}, {"f6", "1G"}, {"c4", "1G"}},
+                     0);
+  std::unique_ptr<Game> g = s.game().clone();
+  Searcher searcher(1 << 12);
+  SearchParams p;
+  p.max_depth = 1;
+  p.exact_root_scores = true;
+  const SearchResult r = searcher.run(*g, p);
+  EXPECT_EQ(r.depth, 1);
+  Session after = s.clone();
+  after.play(g->move_to_string(r.best));
+  EXPECT_FALSE(has_capture(after)) << g->move_to_string(r.best);
+  for (const RootScore& rs : r.root) {
+    Session t = s.clone();
+    t.play(g->move_to_string(rs.move));
+    // A move that hands Seed a capture is scored about a goti below the best (measured: g7-g4 -104, best
+    // 60). Without quiescence the horizon sees only Seed's threat: g7-g4 scores 2, within 60 of the best.
+    if (has_capture(t)) {
+      EXPECT_LE(rs.score, r.score - 100) << g->move_to_string(rs.move);
+    }
   }
 }
 

@@ -147,7 +147,8 @@ int Searcher::child_value(Player mover, int depth, int alpha, int beta, int ply)
 int Searcher::negamax(int depth, int alpha, int beta, int ply) {
   Frame& f = frames_[ply];
   f.pv_len = 0;
-  if (depth <= 0 || ply >= kMaxPly - 1) return game_->evaluate();
+  if (ply >= kMaxPly - 1) return game_->evaluate();
+  if (depth <= 0) return quiesce(depth, alpha, beta, ply);
 
   // No line from here ends sooner than a win on the next ply, nor later than the root's horizon.
   alpha = std::max(alpha, -kWin + ply);
@@ -233,6 +234,44 @@ int Searcher::negamax(int depth, int alpha, int beta, int ply) {
 
   const Bound bound = best >= beta ? kLower : best > alpha_orig ? kExact : kUpper;
   store(key, depth, best, bound, best_move, ply);
+  return best;
+}
+
+// Past the horizon (depth 0, -1, ...): the value of the current position for the player to move when
+// only captures are searched. The player to move may "stand pat" on evaluate(), since a quiet move is
+// assumed to be at least as good as doing nothing, or take; so a capture that loses to a recapture is
+// seen as such, and so is a capture the horizon would otherwise cut off. Captures are searched
+// kMaxQuiescencePlies deep at most; no table, no ordering beyond the game's own move order.
+int Searcher::quiesce(int depth, int alpha, int beta, int ply) {
+  Frame& f = frames_[ply];
+  f.pv_len = 0;
+  const int stand_pat = game_->evaluate();
+  if (!params_->quiescence || depth <= -kMaxQuiescencePlies || ply >= kMaxPly - 1) return stand_pat;
+  if (stand_pat >= beta) return stand_pat;
+  alpha = std::max(alpha, stand_pat);
+  int best = stand_pat;
+
+  game_->legal_moves(f.moves);
+  const Player me = game_->to_move();
+  for (const Move m : f.moves) {
+    if (!game_->is_capture(m)) continue;
+    game_->apply(m);
+    ++nodes_;
+    const int score = child_value(me, depth - 1, alpha, beta, ply + 1);
+    game_->undo();
+    if (aborted_) return 0;
+    if (score > best) {
+      best = score;
+      if (score > alpha) {
+        alpha = score;
+        const Frame& child = frames_[ply + 1];
+        f.pv[0] = m;
+        std::copy_n(child.pv.begin(), child.pv_len, f.pv.begin() + 1);
+        f.pv_len = child.pv_len + 1;
+        if (alpha >= beta) break;
+      }
+    }
+  }
   return best;
 }
 

@@ -1,5 +1,6 @@
 // Game-independent alpha-beta search over the Game interface: negamax with principal variation search,
-// iterative deepening, a transposition table, killer and history move ordering, and node/time/stop limits.
+// iterative deepening, a transposition table, killer and history move ordering, quiescence search over
+// captures at the horizon, and node/time/stop limits.
 //
 // It assumes two players with opposed interests (zero-sum): a position's value for the player to move is
 // minus its value for the other. A move after which the same player is to move again (a Truth turn of
@@ -25,6 +26,9 @@ inline constexpr int kWin = 1'000'000;
 inline constexpr int kInfinity = kWin + 1;
 inline constexpr int kMaxPly = 64;             // deepest line searched (iterations and PV included)
 inline constexpr int kWinThreshold = kWin - kMaxPly - 1;  // scores above this are forced wins
+// Quiescence: past the horizon only captures (Game::is_capture) are searched, at most this many plies,
+// so the search always ends even where captures answer captures.
+inline constexpr int kMaxQuiescencePlies = 8;
 bool is_win_score(int score);
 bool is_loss_score(int score);
 
@@ -37,6 +41,9 @@ struct SearchParams {
   // across sampled worlds). Otherwise only moves as good as the best get exact scores.
   bool exact_root_scores = false;
   uint64_t seed = 0;  // shuffles the root moves, so equal moves are met in varying order
+  // Extend the search over captures at the horizon. Off: the horizon's evaluate() is final (tests use
+  // this to show what quiescence changes).
+  bool quiescence = true;
 };
 
 struct RootScore {
@@ -77,6 +84,7 @@ class Searcher {
   enum Bound : uint8_t { kNone = 0, kUpper = 1, kLower = 2, kExact = 3 };
 
   int negamax(int depth, int alpha, int beta, int ply);
+  int quiesce(int depth, int alpha, int beta, int ply);
   int child_value(Player mover, int depth, int alpha, int beta, int ply);
   void order_moves(Frame& f, Move tt_move, bool has_tt_move, Player me, int ply);
   bool out_of_budget();

@@ -91,6 +91,10 @@ class Game {
   virtual void apply(Move m, EventLog* events = nullptr) = 0;
   virtual void undo() = 0;
   virtual std::string move_to_string(Move m) const = 0;
+  // Whether a move legal_moves produced here is a capture: a move that takes a piece. The AI
+  // extends its search over these at the horizon (quiescence), so a capture sequence is not cut off
+  // half-way. Default: no move is a capture, and the search stops at its horizon as before.
+  virtual bool is_capture(Move) const { return false; }
   // Why `text` is not a legal move here, in words a player understands.
   virtual std::string explain_illegal(std::string_view text) const;
 

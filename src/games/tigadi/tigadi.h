@@ -67,6 +67,10 @@ class Tigadi final : public Game {
   void apply(Move m, EventLog* events = nullptr) override;
   void undo() override;
   std::string move_to_string(Move m) const override;
+  // A placement or slide that completes a line and so takes a goti (never a pass).
+  bool is_capture(Move m) const override {
+    return !TigadiMove::is_pass(m) && TigadiMove::capture(m) != TigadiMove::kNone;
+  }
   std::string explain_illegal(std::string_view text) const override;
   void end_with(const Result& r, EventLog* events) override;
 

@@ -475,6 +475,36 @@ TEST(TigadiState, StateJsonRoundTripKeepsTheLegalMoves) {
   EXPECT_EQ(t.legal(), s.legal());
 }
 
+// The AI's quiescence search extends over exactly the moves is_capture names: every move that takes a
+// goti (a placement or a slide that closes a line, written with "x"), and nothing else, pass included.
+TEST(TigadiMove, IsCaptureIsTrueExactlyForMovesThatTakeAGoti) {
+  int captures = 0, others = 0;
+  auto check = [&](const Session& s) {
+    MoveList moves;
+    s.game().legal_moves(moves);
+    ASSERT_FALSE(moves.empty());
+    for (Move m : moves) {
+      const std::string text = s.game().move_to_string(m);
+      const bool takes = text.find('x') != std::string::npos;
+      EXPECT_EQ(s.game().is_capture(m), takes) << text;
+      EXPECT_EQ(s.game().is_capture(m), TigadiMove::capture(m) != TigadiMove::kNone && !TigadiMove::is_pass(m))
+          << text;
+      ++(takes ? captures : others);
+    }
+  };
+  check(position({"a1", "d1"}, {"a7", "g7"}, 0, {7, 7}));                  // placing: g1 closes a line
+  check(position({"d1", "g1", "a4"}, {"c4", "b6", "f6", "e5"}));           // sliding: a4-a1 closes a line
+  check(position({"d1", "g1", "a4", "d6"}, {"c4", "b6", "f2", "e5"}, 1));  // sliding, Seed: nothing to take
+  check(position({"a1", "d1", "g1"}, {"a4", "b2", "d2", "g4", "f2"}));     // blocked: only a pass
+  check(position({"a1", "d7", "e4", "c4", "b6", "f2", "g4", "d2", "a7"}, {"c3", "e5", "g1"}, 0, {0, 6}));  // pass
+  EXPECT_FALSE(Tigadi().is_capture(TigadiMove::pass()));
+  EXPECT_TRUE(Tigadi().is_capture(TigadiMove::slide(7, 0, 13)));
+  EXPECT_FALSE(Tigadi().is_capture(TigadiMove::place(2)));
+  // The positions mean something: both kinds were met, placements and slides among the captures.
+  EXPECT_GE(captures, 4);
+  EXPECT_GE(others, 10);
+}
+
 TEST(TigadiNotation, MovesAreWrittenAsPlacementsSlidesCapturesAndPass) {
   Tigadi g;
   EXPECT_EQ(g.move_to_string(TigadiMove::place(parse_point("d1"))), "d1");
