@@ -6,10 +6,15 @@ namespace {
 int lowest(Mask m) { return __builtin_ctz(m); }
 }  // namespace
 
-Tigadi::Tigadi() { undo_.reserve(256); }
+// Reserved so that search and perft, which push and pop these, do not allocate in the tree.
+Tigadi::Tigadi() {
+  undo_.reserve(256);
+  history_.reserve(256);
+}
 
 Tigadi::Tigadi(const Position& start) : pos_(start) {
   undo_.reserve(256);
+  history_.reserve(256);
   // rulings.md: a given position after placing counts as the first occurrence for repetition.
   if (!pos_.placing()) history_.push_back(pos_.key());
 }
