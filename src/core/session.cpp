@@ -146,13 +146,17 @@ json Session::events_for(Player viewer, const std::vector<Event>& events) const 
 
 json Session::record() const {
   json moves = json::array();
-  for (const json& a : actions_)
+  json setups = json::object();  // each player's placement as it stood when play began (the last one given)
+  for (const json& a : actions_) {
     if (a.at("type") == "move") moves.push_back(a.at("move"));
+    if (a.at("type") == "setup") setups[std::to_string(a.at("player").get<int>())] = a.at("placement");
+  }
   const Result* r = game_->result();
   return json{{"game", std::string(kind())},
               {"options", options_},
               {"start", start_},
               {"actions", actions_},
+              {"setups", setups},
               {"moves", moves},
               {"result", r ? r->to_json() : json(nullptr)}};
 }

@@ -49,9 +49,10 @@ class Session {
   size_t event_count() const { return events_.size(); }
   const std::vector<Event>& events() const { return events_; }
 
-  // The record: {"game","options","start","actions":[…],"moves":[…],"result"}. `actions` is the
-  // complete ordered log ({"type":"move","move":…}, {"type":"setup",…}, {"type":"offer",…},
-  // {"type":"adjudicate",…}); `moves` lists the move strings alone, for reading.
+  // The record: {"game","options","start","actions":[…],"setups":{…},"moves":[…],"result"}. `actions`
+  // is the complete ordered log ({"type":"move","move":…}, {"type":"setup",…}, {"type":"offer",…},
+  // {"type":"adjudicate",…}) and what a replay reads; `setups` (player -> placement) and `moves` (the move
+  // strings) are derived from it, for reading.
   json record() const;
   const std::vector<json>& actions() const { return actions_; }
   // Re-applies one logged action (used when restoring a stored game).

@@ -543,6 +543,8 @@ TEST(TigadiSession, ARecordReplaysToTheSameGame) {
   EXPECT_EQ(r.state(), s.state());
   EXPECT_EQ(r.record(), s.record());
   EXPECT_EQ(s.record()["moves"], json::array({"a1", "a7", "d1", "g7", "g1xa7", "d7"}));
+  EXPECT_EQ(s.record()["setups"], json::object());  // Tigadi has no setup phase
+  EXPECT_EQ(s.record()["result"]["reason"], "resignation");
 }
 
 TEST(TigadiPerft, FromTheStartForDepthsOneToSix) {
