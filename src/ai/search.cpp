@@ -58,6 +58,13 @@ struct Searcher::Frame {
   int pv_len = 0;
 };
 
+// The line through `m` is the new best: m followed by the child's line.
+void Searcher::extend_pv(Frame& f, Move m, const Frame& child) {
+  f.pv[0] = m;
+  std::copy_n(child.pv.begin(), child.pv_len, f.pv.begin() + 1);
+  f.pv_len = child.pv_len + 1;
+}
+
 std::vector<Move> SearchResult::equal_best() const {
   std::vector<Move> out;
   if (depth == 0) return out;
@@ -208,10 +215,7 @@ int Searcher::negamax(int depth, int alpha, int beta, int ply) {
       best_move = m;
       if (score > alpha) {
         alpha = score;
-        const Frame& child = frames_[ply + 1];
-        f.pv[0] = m;
-        std::copy_n(child.pv.begin(), child.pv_len, f.pv.begin() + 1);
-        f.pv_len = child.pv_len + 1;
+        extend_pv(f, m, frames_[ply + 1]);
         if (alpha >= beta) {
           auto& killers = killers_[static_cast<size_t>(ply)];
           auto& has_killer = has_killer_[static_cast<size_t>(ply)];
@@ -264,10 +268,7 @@ int Searcher::quiesce(int depth, int alpha, int beta, int ply) {
       best = score;
       if (score > alpha) {
         alpha = score;
-        const Frame& child = frames_[ply + 1];
-        f.pv[0] = m;
-        std::copy_n(child.pv.begin(), child.pv_len, f.pv.begin() + 1);
-        f.pv_len = child.pv_len + 1;
+        extend_pv(f, m, frames_[ply + 1]);
         if (alpha >= beta) break;
       }
     }

@@ -84,6 +84,7 @@ class Searcher {
   enum Bound : uint8_t { kNone = 0, kUpper = 1, kLower = 2, kExact = 3 };
 
   int negamax(int depth, int alpha, int beta, int ply);
+  static void extend_pv(Frame& f, Move m, const Frame& child);
   int quiesce(int depth, int alpha, int beta, int ply);
   int child_value(Player mover, int depth, int alpha, int beta, int ply);
   void order_moves(Frame& f, Move tt_move, bool has_tt_move, Player me, int ply);
