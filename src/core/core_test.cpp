@@ -80,6 +80,21 @@ TEST(Session, PlayAsChecksTheTurnAndARefusedMoveChangesNothing) {
   EXPECT_EQ(s.events_for(kSpectator).size(), 1u);
 }
 
+TEST(Session, OffersOutsideTheProtocolsVocabularyAreMalformedAndOthersAreTheGamesToRefuse) {
+  Session s = Session::create("tigadi", json::object());
+  auto kind_of = [&](const char* what) {
+    try {
+      s.offer(0, what);
+    } catch (const GameError& e) {
+      return e.kind();
+    }
+    return ErrorKind::not_found;  // accepted: not expected here
+  };
+  EXPECT_EQ(kind_of("teleport"), ErrorKind::bad_request);
+  EXPECT_EQ(kind_of("draw"), ErrorKind::conflict);  // a real offer, but Tigadi has none
+  EXPECT_EQ(s.actions().size(), 0u);
+}
+
 TEST(Session, AdjudicationEndsTheGameAndIsRecorded) {
   Session s = Session::create("tigadi", json::object());
   s.play("d1");

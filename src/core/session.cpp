@@ -1,5 +1,8 @@
 #include "core/session.h"
 
+#include <algorithm>
+#include <iterator>
+
 namespace tabula {
 
 Session::Session(std::unique_ptr<Game> game, json options, json start)
@@ -87,6 +90,10 @@ std::vector<Event> Session::setup_arrangement(Player player, std::string_view na
 }
 
 std::vector<Event> Session::offer(Player player, std::string_view what) {
+  // The protocol's whole vocabulary of offers; which of them a game has is the game's to say (409).
+  static constexpr std::string_view kOffers[] = {"draw", "accept", "decline", "stalemate", "withdraw", "resign"};
+  if (std::find(std::begin(kOffers), std::end(kOffers), what) == std::end(kOffers))
+    fail(ErrorKind::bad_request, "an offer is one of draw, accept, decline, stalemate, withdraw, resign");
   if (player < 0 || player >= num_players()) fail(ErrorKind::bad_request, "no such player");
   if (game_->phase() == Phase::over) fail(ErrorKind::conflict, "the game is over");
   EventLog events;

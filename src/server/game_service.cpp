@@ -393,12 +393,17 @@ json GameService::join(std::string_view id, const json& body) {
   return json{{"token", token}, {"seat", seat}};
 }
 
-json GameService::move(std::string_view id, const Token& token, const json& body) {
+GameService::SeatAction GameService::seat_action(std::string_view id, const Token& token, const json& body) {
   Live& g = find(id);
   Player seat = require_seat(g, token);
   if (!body.is_object()) fail(ErrorKind::bad_request, "expected a JSON object");
+  return {g, seat};
+}
+
+// The game's own rules (through Session) refuse what its phase does not allow, a finished game included.
+json GameService::move(std::string_view id, const Token& token, const json& body) {
+  auto [g, seat] = seat_action(id, token, body);
   std::string mv = string_field(body, "move");
-  if (g.session.over()) fail(ErrorKind::conflict, "the game is over");
   if (status_of(g) == "open") fail(ErrorKind::conflict, "the game is waiting for players to join");
   std::vector<Event> events = commit(g, [&](Session& s) { return s.play_as(seat, mv); });
   json answer = action_answer(g, seat, events);
@@ -407,10 +412,7 @@ json GameService::move(std::string_view id, const Token& token, const json& body
 }
 
 json GameService::setup(std::string_view id, const Token& token, const json& body) {
-  Live& g = find(id);
-  Player seat = require_seat(g, token);
-  if (!body.is_object()) fail(ErrorKind::bad_request, "expected a JSON object");
-  if (g.session.over()) fail(ErrorKind::conflict, "the game is over");
+  auto [g, seat] = seat_action(id, token, body);
   std::vector<Event> events;
   if (const json* p = find_field(body, "placement")) {
     events = commit(g, [&](Session& s) { return s.setup(seat, *p); });
@@ -429,17 +431,11 @@ json GameService::setup(std::string_view id, const Token& token, const json& bod
 }
 
 json GameService::offer(std::string_view id, const Token& token, const json& body) {
-  Live& g = find(id);
-  Player seat = require_seat(g, token);
-  if (!body.is_object()) fail(ErrorKind::bad_request, "expected a JSON object");
+  auto [g, seat] = seat_action(id, token, body);
   std::string what = string_field(body, "what");
-  static const char* const kWhats[] = {"draw", "accept", "decline", "stalemate", "withdraw", "resign"};
-  if (std::none_of(std::begin(kWhats), std::end(kWhats), [&](const char* w) { return what == w; }))
-    fail(ErrorKind::bad_request, "\"what\" is one of draw, accept, decline, stalemate, withdraw, resign");
-  if (g.session.over()) fail(ErrorKind::conflict, "the game is over");
   std::vector<Event> events = commit(g, [&](Session& s) { return s.offer(seat, what); });
   json answer = action_answer(g, seat, events);
-  if ((what == "draw" || what == "stalemate") && !g.session.over() && status_of(g) == "playing")
+  if ((what == "draw" || what == "stalemate") && status_of(g) == "playing")
     schedule_ai_offer_answers(g, seat, what);
   advance(g);
   return answer;

@@ -93,6 +93,13 @@ class GameService {
     std::optional<size_t> ai_offer_version;  // the version an AI offer answer was submitted for
   };
 
+  // The preamble of every seat action: the game, the seat the token acts for, a JSON-object body.
+  struct SeatAction {
+    Live& game;
+    Player seat;
+  };
+  SeatAction seat_action(std::string_view id, const Token& token, const json& body);
+
   Live& find(std::string_view id);
   const Live& find(std::string_view id) const;
   Player seat_of(const Live& g, const Token& token) const;  // kSpectator when no token; 401 on a bad one

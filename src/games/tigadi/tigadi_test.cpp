@@ -393,14 +393,18 @@ TEST(TigadiDraw, TheSamePositionThreeTimesWithTheSamePlayerToMoveIsADraw) {
 }
 
 TEST(TigadiDraw, RepetitionCountsOnlyFromTheEndOfPlacing) {
-  Session s = position({"a1", "d7", "e4", "c4", "b6", "f2", "g4", "d2"}, {"c3", "e5", "g1", "a7", "d5", "f4", "b4", "e3"},
-                       0, {1, 1});
-  s.play("f6");
-  s.play("g7");  // placing ends here: this position is the first counted
+  // The last two placements make the position {a1 d7 e4} vs {c4 b6 f2}, Bone to move: the first position
+  // counted. A four-ply shuffle brings it back twice; the draw comes exactly when it stands the third time.
+  Session s = position({"a1", "d7"}, {"b6", "f2"}, 0, {1, 1});
+  s.play("e4");
+  s.play("c4");  // placing ends here
   EXPECT_EQ(s.state()["in_hand"], json::array({0, 0}));
   EXPECT_EQ(s.state()["quiet_plies"], 0);
-  const std::vector<std::string> first = s.legal();
-  ASSERT_FALSE(first.empty());
+  const char* cycle[] = {"a1-a4", "c4-c3", "a4-a1", "c3-c4"};
+  for (int i = 0; i < 7; ++i) s.play(cycle[i % 4]);
+  EXPECT_EQ(s.game().result(), nullptr) << "only the second occurrence so far";
+  s.play(cycle[3]);
+  EXPECT_EQ(s.state()["result"], (json{{"winners", json::array()}, {"reason", "repetition"}}));
 }
 
 TEST(TigadiDraw, OneHundredTurnsWithoutACaptureIsADraw) {
