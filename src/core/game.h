@@ -43,6 +43,7 @@ class MoveList {
  public:
   static constexpr int kCapacity = 2048;
   void clear() { size_ = 0; }
+  void truncate(int n) { size_ = n < size_ ? n : size_; }  // keeps the first n moves
   void push(Move m) { moves_[static_cast<size_t>(size_++)] = m; }
   int size() const { return size_; }
   bool empty() const { return size_ == 0; }
@@ -131,6 +132,8 @@ struct GameKind {
   std::vector<int> ai_levels;
   std::function<std::unique_ptr<Game>(const json& options)> create;
   std::function<std::unique_ptr<Game>(const json& state)> from_state;
+  // Named setups its arrangement() makes besides "random" (shown by the lobby's setup editors).
+  std::vector<std::string> arrangements = {};
 };
 
 // Every registered game (src/games/registry.cpp), and one by name (GameError(not_found) if unknown).

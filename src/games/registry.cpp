@@ -1,5 +1,6 @@
 // The catalogue of games. A new game adds its one entry here and its own folder; nothing else changes.
 #include "core/game.h"
+#include "games/stratego/stratego.h"
 #include "games/tigadi/tigadi.h"
 
 namespace tabula {
@@ -17,6 +18,18 @@ const std::vector<GameKind>& game_kinds() {
             return std::make_unique<tigadi::Tigadi>();
           },
           [](const json& state) -> std::unique_ptr<Game> { return tigadi::Tigadi::from_state(state); },
+      },
+      GameKind{
+          "stratego",
+          "Stratego",
+          {2},
+          stratego::Options{}.to_json(),
+          {1, 2, 3, 4, 5},
+          [](const json& options) -> std::unique_ptr<Game> {
+            return std::make_unique<stratego::Stratego>(stratego::Options::from_json(options));
+          },
+          [](const json& state) -> std::unique_ptr<Game> { return stratego::Stratego::from_state(state); },
+          stratego::Stratego::named_arrangements(),
       },
   };
   return kinds;

@@ -207,8 +207,14 @@ json GameService::kinds() const {
   json out = json::array();
   for (const GameKind& k : game_kinds()) {
     bool hidden = false;
+    // Named setups, ready for each seat, so a setup editor can show them before anything is submitted.
+    json arrangements = json::object();
     try {
-      hidden = k.create(k.options)->hidden_information();
+      auto game = k.create(k.options);
+      hidden = game->hidden_information();
+      for (const std::string& name : k.arrangements)
+        for (int p = 0; p < k.player_counts.back(); ++p)
+          arrangements[name][std::to_string(p)] = game->arrangement(p, name, 0);
     } catch (const std::exception&) {
     }
     json levels = json::array();
@@ -219,7 +225,8 @@ json GameService::kinds() const {
                        {"player_counts", k.player_counts},
                        {"options", k.options},
                        {"ai_levels", levels},
-                       {"hidden_information", hidden}});
+                       {"hidden_information", hidden},
+                       {"arrangements", arrangements}});
   }
   return out;
 }
