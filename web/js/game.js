@@ -13,10 +13,12 @@ const wantSeat = params.has('seat') ? Number(params.get('seat')) : null;
 const S = {
   game: null,        // the last GET /api/games/{id}
   info: null,        // registry entry
+  kind: null,        // this game's entry in GET /api/games/kinds (options, arrangements, hidden_information)
   mod: null,         // the board module
   board: null,       // the board instance
   tokens: {},        // seat -> token held by this browser
   observation: null,
+  obsSeat: null,     // the seat `observation` was seen by (null: a spectator's view)
   legal: [],
   legalSeat: null,   // the seat `legal` belongs to
   events: [],
@@ -28,20 +30,35 @@ const S = {
   wsTimer: null,
   sending: false,
   syncTimer: null,
+  setupEd: null,     // the module's setup editor while a seat of ours sets up
+  setupSeat: null,
+  confirmedSeat: null, // hot seat with hidden information: the seat that last said "show my board"
+  loadingSeat: null,
 };
 
 const heldSeats = () => Object.keys(S.tokens).map(Number).sort((a, b) => a - b);
 const isOver = () => (S.observation && S.observation.phase === 'over') || (S.game && S.game.status === 'over');
 const playerName = (seat) => (S.mod && S.mod.players[seat] && S.mod.players[seat].name) || (S.info && S.info.players[seat]) || `Player ${seat + 1}`;
 
-// The token to act with: the seat to move if this browser holds it (a hot-seat game holds several).
+// The token to act with: the seat to move if this browser holds it (a hot-seat game holds several);
+// during a setup phase, the first held seat whose army is not in yet (`observation.ready`).
 function tokenFor(seat) { return S.tokens[seat] ?? null; }
 function actingSeat() {
   const held = heldSeats();
   if (!held.length) return null;
-  const tm = S.observation ? S.observation.to_move : null;
-  return held.includes(tm) ? tm : held[0];
+  const obs = S.observation || {};
+  if (obs.phase === 'setup') {
+    const ready = obs.ready || [];
+    return held.find(s => !ready.includes(s)) ?? held[0];
+  }
+  const tm = obs.to_move ?? null;
+  if (held.includes(tm)) return tm;
+  return held.includes(S.confirmedSeat) ? S.confirmedSeat : held[0];
 }
+// A game with hidden information played by several seats in this browser: the board is hidden between
+// turns behind a "pass the device" screen, and only the observation of the seat shown is ever drawn.
+const hiddenInfo = () => !!((S.kind && S.kind.hidden_information) || (S.mod && S.mod.hiddenInformation));
+const handOverGame = () => hiddenInfo() && heldSeats().length > 1 && !isOver();
 
 function showError(el, err) {
   $(el).textContent = err ? (err instanceof ApiError ? err.message : String(err.message || err)) : '';
@@ -66,6 +83,7 @@ async function fetchGame(seat = actingSeat()) {
   S.game = g;
   if (!S.observation || (g.observation && (g.observation.ply ?? 0) >= (S.observation.ply ?? 0)) || g.status === 'over') {
     S.observation = g.observation;
+    S.obsSeat = g.you ?? null;
     S.events = g.events || [];
   }
   S.legal = g.legal || [];
@@ -88,6 +106,10 @@ async function start() {
     return;
   }
   S.info = gameInfo(S.game.game);
+  try {
+    const kinds = await api('GET', '/api/games/kinds');
+    S.kind = (kinds || []).find(k => k.name === S.game.game) || null;
+  } catch { S.kind = null; /* options and named setups are then unknown; play goes on */ }
   document.title = `${S.info.title} · Tabula`;
   $('title').textContent = `${S.info.title}`;
   $('title').append(h('small', { class: 'muted' }, `  game ${gameId}`));
@@ -97,10 +119,6 @@ async function start() {
     return;
   }
   S.mod = (await S.info.load()).default;
-  S.board = S.mod.create($('board'), {
-    onMove: (move) => sendMove(move),
-    onHint: (text) => { $('hint').textContent = text; },
-  });
   wireControls();
   render();
   connect();
@@ -118,13 +136,14 @@ function connect() {
   S.ws = ws;
   let first = true;
   const seat = actingSeat();
+  S.wsSeat = seat;
   ws.onopen = () => {
-    S.wsSeat = seat;
     const token = seat === null ? null : tokenFor(seat);
     ws.send(JSON.stringify(token ? { type: 'auth', token } : { type: 'auth' }));
     setConn(true);
   };
   ws.onmessage = (msg) => {
+    if (S.ws !== ws) return;
     let m;
     try { m = JSON.parse(msg.data); } catch { return; }
     if (m.type !== 'update') return;
@@ -133,7 +152,7 @@ function connect() {
     if (first) S.events = m.events || [];
     else S.events = S.events.concat(m.events || []);
     first = false;
-    if (m.observation) S.observation = m.observation;
+    if (m.observation) { S.observation = m.observation; S.obsSeat = seat; }
     if (Array.isArray(m.seats)) { S.game.seats = m.seats; S.seatsFresh = true; }
     if (m.status) S.game.status = m.status;
     S.legal = m.legal || [];
@@ -167,7 +186,8 @@ async function afterUpdate() {
   // Seats are in the update (when the server sends them); otherwise refetch while a seat is open.
   const seatsOpen = !S.seatsFresh && S.game && S.game.seats.some(s => s.type === 'open');
   const tm = S.observation ? S.observation.to_move : null;
-  const needLegalFor = !isOver() && heldSeats().includes(tm) && S.legalSeat !== tm;
+  const inPlay = S.observation && S.observation.phase === 'play';
+  const needLegalFor = !isOver() && inPlay && heldSeats().includes(tm) && S.legalSeat !== tm;
   const justEnded = S.observation && S.observation.phase === 'over' && !S.replay;
   if ((seatsOpen || needLegalFor || justEnded) && !refreshing) {
     // Seats changed (someone joined), a hot-seat turn changed hands, or the game just ended:
@@ -176,8 +196,29 @@ async function afterUpdate() {
     try { await fetchGame(); } catch { /* keep what we have */ }
     refreshing = false;
   }
+  // Hot seat with hidden information: follow the seat now shown on the socket too, so that every update
+  // carries that seat's own view.
+  if (handOverGame() && actingSeat() !== S.wsSeat) connect();
   render();
   if (isOver() && !S.replay) await loadReplay();
+}
+
+// A setup from the module's editor, for `seat`. Errors go back to the editor.
+async function sendSetup(seat, placement) {
+  const res = await api('POST', `/api/games/${encodeURIComponent(gameId)}/setup`, { body: { placement }, token: tokenFor(seat) });
+  if (res && res.observation) { S.observation = res.observation; S.obsSeat = seat; }
+  try { await fetchGame(); } catch { /* the socket's update follows */ }
+  afterUpdate();
+}
+
+// "I am <side>, show my board": make sure the observation on hand is that seat's, then draw it.
+async function showSeat(seat) {
+  S.confirmedSeat = seat;
+  if (S.obsSeat !== seat) {
+    try { await fetchGame(seat); } catch (e) { showError('move-error', e); }
+  }
+  if (S.wsSeat !== seat) connect();
+  render();
 }
 
 async function sendMove(move) {
@@ -193,6 +234,7 @@ async function sendMove(move) {
     if (res && res.observation && (res.observation.ply ?? 0) > (S.observation.ply ?? 0)) {
       // The events arrive over the WebSocket; until they do, show the new position without legal moves.
       S.observation = res.observation;
+      S.obsSeat = seat;
       S.legal = [];
     }
     render();
@@ -275,6 +317,7 @@ function wireControls() {
     const li = e.target.closest('[data-ply]');
     if (li && S.replay) replayGo(Number(li.dataset.ply) + 1);
   });
+  $('handover-show').addEventListener('click', () => showSeat(Number($('handover').dataset.seat)));
   $('join-name').value = myName();
   $('join-form').addEventListener('submit', async (e) => {
     e.preventDefault();
@@ -311,30 +354,69 @@ function render() {
   const held = heldSeats();
   const openSeats = g.seats.filter(s => s.type === 'open');
   const tm = obs.to_move;
-  const myTurn = !over && held.includes(tm) && S.legalSeat === tm && S.legal.length > 0 && !S.sending;
+  const inSetup = obs.phase === 'setup' && !over;
+  const vs = actingSeat(); // the seat this browser shows (null: watching)
+  const myTurn = !over && !inSetup && held.includes(tm) && S.legalSeat === tm && S.legal.length > 0 && !S.sending;
   const replaying = over && S.replay && S.replay.index < S.replay.plies.length;
+  const plies = S.replay ? S.replay.plies : S.mod.plies(S.events);
+
+  // What the board column shows: the hand-over screen (hot seat, hidden information), the setup editor
+  // (a seat of ours sets up) or the board. Another seat's observation is never drawn.
+  const screened = handOverGame() && S.confirmedSeat !== vs;
+  const wrongView = handOverGame() && !screened && S.obsSeat !== vs;
+  const editing = !screened && !wrongView && inSetup && vs !== null && !!S.mod.setup;
+  const boardShown = !screened && !wrongView && !editing;
+  renderHandOver(screened ? vs : null, wrongView, plies);
+  if (wrongView && S.loadingSeat !== vs) {
+    S.loadingSeat = vs;
+    fetchGame(vs).catch(() => {}).finally(() => { S.loadingSeat = null; render(); });
+  }
+  if (editing && (!S.setupEd || S.setupSeat !== vs)) {
+    if (S.setupEd) S.setupEd.destroy();
+    S.setupSeat = vs;
+    S.setupEd = S.mod.setup($('setup'), {
+      seat: vs,
+      kind: S.kind,
+      submit: (placement) => sendSetup(vs, placement),
+      onHint: (text) => { $('hint').textContent = text; },
+    });
+  } else if (!editing && S.setupEd) {
+    S.setupEd.destroy();
+    S.setupEd = null;
+    S.setupSeat = null;
+  }
+  if (editing) S.setupEd.update({ observation: obs, seat: vs });
+  $('setup').classList.toggle('hidden', !editing);
+  $('board').classList.toggle('hidden', !boardShown);
+  if (!boardShown && S.board) { S.board.destroy(); S.board = null; }
+  if (boardShown && !S.board) {
+    S.board = S.mod.create($('board'), {
+      onMove: (move) => sendMove(move),
+      onHint: (text) => { $('hint').textContent = text; },
+    });
+  }
 
   // Board.
-  const plies = S.replay ? S.replay.plies : S.mod.plies(S.events);
-  if (S.replay && replaying) {
+  if (!boardShown) { /* nothing drawn */ } else if (S.replay && replaying) {
     const i = S.replay.index;
-    S.board.update({ observation: S.replay.states[i], legal: [], lastPly: i ? plies[i - 1].events : [], interactive: false });
+    S.board.update({ observation: S.replay.states[i], legal: [], lastPly: i ? plies[i - 1].events : [], plies: plies.slice(0, i), interactive: false, seat: vs });
   } else {
-    S.board.update({ observation: obs, legal: myTurn ? S.legal : [], lastPly: plies.length ? plies[plies.length - 1].events : [], interactive: myTurn });
+    S.board.update({ observation: obs, legal: myTurn ? S.legal : [], lastPly: plies.length ? plies[plies.length - 1].events : [], plies, interactive: myTurn, seat: vs });
   }
   $('board').dataset.ply = obs.ply ?? 0;
-  $('board').dataset.interactive = myTurn ? 'true' : 'false';
+  $('board').dataset.interactive = myTurn && boardShown ? 'true' : 'false';
+  $('board').dataset.phase = obs.phase || '';
 
   // Seats.
   const shown = S.replay && replaying ? S.replay.states[S.replay.index] : obs;
   $('seats').replaceChildren(...g.seats.map((s, i) => {
     const p = S.mod.players[i] || {};
-    const li = h('li', { class: !over && tm === i ? 'to-move' : '', dataset: { seat: i } },
+    const li = h('li', { class: !over && !inSetup && tm === i ? 'to-move' : '', dataset: { seat: i } },
       h('span', { class: 'swatch', style: `background:${p.fill || '#ccc'};border-color:${p.edge || '#888'}`, 'aria-hidden': 'true' }),
       h('span', {}, h('strong', {}, playerName(i)), ' · ', s.type === 'open' ? h('em', {}, 'waiting for a friend') : seatLabel(s)),
       held.includes(i) ? h('span', { class: 'you' }, 'you') : null,
       h('span', { class: 'count' }, S.mod.summary ? S.mod.summary(shown, i) : ''));
-    if (!over && tm === i) li.setAttribute('aria-current', 'true');
+    if (!over && !inSetup && tm === i) li.setAttribute('aria-current', 'true');
     return li;
   }));
 
@@ -342,6 +424,12 @@ function render() {
   let status = '';
   if (over) status = 'Game over.';
   else if (openSeats.length) status = `Waiting for a friend to join as ${openSeats.map(s => playerName(s.seat)).join(', ')}.`;
+  else if (inSetup) {
+    const ready = obs.ready || [];
+    const notReady = g.seats.map((s, i) => i).filter(i => !ready.includes(i));
+    if (vs !== null && !ready.includes(vs)) status = held.length > 1 ? `${playerName(vs)}: set up your army.` : 'Set up your army.';
+    else status = `Waiting for ${notReady.map(playerName).join(' and ')} to set up.`;
+  }
   else if (held.includes(tm) && held.length > 1) status = `${playerName(tm)} to move (you).`;
   else if (held.includes(tm)) status = myTurn || S.sending ? 'Your turn.' : 'Your turn…';
   else {
@@ -350,7 +438,7 @@ function render() {
   }
   if (!held.length && !over) status += ' You are watching.';
   $('status').textContent = status;
-  if (!myTurn) $('hint').textContent = '';
+  if (!myTurn && !editing) $('hint').textContent = '';
 
   // Pass appears only when the server lists "pass" as legal.
   $('pass').classList.toggle('hidden', !(myTurn && S.legal.includes('pass')));
@@ -383,7 +471,8 @@ function render() {
   list.replaceChildren(...plies.map((p, i) => h('li', { dataset: { ply: i } },
     h('span', { class: 'n' }, `${i + 1}.`),
     h('span', { class: 'who' }, p.player === null || p.player === undefined ? '' : playerName(p.player)),
-    h('span', { class: 'ply' + (i === cur ? ' current' : ''), role: S.replay ? 'button' : undefined, tabindex: S.replay ? 0 : undefined }, p.text))));
+    h('span', { class: 'ply' + (i === cur ? ' current' : ''), role: S.replay ? 'button' : undefined, tabindex: S.replay ? 0 : undefined }, p.text,
+      p.detail ? h('small', { class: 'detail' }, p.detail) : null))));
   $('no-moves').classList.toggle('hidden', plies.length > 0);
   const curEl = list.querySelector('.current');
   if (curEl) { const top = curEl.offsetTop - list.offsetTop; if (top < list.scrollTop || top > list.scrollTop + list.clientHeight - 24) list.scrollTop = top - list.clientHeight / 2; }
@@ -417,6 +506,36 @@ const REASONS = {
   'ply-limit': 'The game reached the ply limit.',
   resignation: 'A player resigned.',
 };
+
+// The hot seat's hand-over screen: shown for `seat` (null hides it); `loading` while the right view loads.
+function renderHandOver(seat, loading, plies) {
+  const el = $('handover');
+  el.classList.toggle('hidden', seat === null && !loading);
+  if (seat === null && !loading) return;
+  if (loading) {
+    $('handover-title').textContent = 'Loading your board…';
+    $('handover-last').textContent = '';
+    $('handover-show').classList.add('hidden');
+    return;
+  }
+  const side = playerName(seat);
+  el.dataset.seat = seat;
+  $('handover-title').textContent = `Pass the device to ${side}`;
+  const obs = S.observation || {};
+  let last = '';
+  if (obs.phase === 'setup') {
+    const ready = (obs.ready || []).map(playerName);
+    last = ready.length ? `${ready.join(' and ')} ${ready.length === 1 ? 'has' : 'have'} set up. ` : '';
+    last += `${side} sets up next; the other side looks away.`;
+  } else if (plies.length) {
+    const p = plies[plies.length - 1];
+    last = `Last move: ${p.player === null || p.player === undefined ? '' : `${playerName(p.player)} `}${p.text}${p.detail ? ` (${p.detail})` : ''}.`;
+  }
+  $('handover-last').textContent = last;
+  const btn = $('handover-show');
+  btn.classList.remove('hidden');
+  btn.textContent = `I am ${side}, show my board`;
+}
 
 function renderJoin(openSeats, held) {
   const panel = $('join');

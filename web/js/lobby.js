@@ -41,14 +41,15 @@ function kindChanged() {
   const info = gameInfo(k.name, k);
   $('kind-rules').classList.toggle('hidden', !info.rules);
   if (info.rules) $('kind-rules').href = info.rules;
-  renderOptions(k.options || {});
+  renderOptions(k.options || {}, info.options || {});
   seatsChanged();
 }
 
 // Options are described by the server as name -> default value (or a list of choices).
-function renderOptions(options) {
+// `labels` (from the registry) names them in words.
+function renderOptions(options, labels = {}) {
   $('options').replaceChildren(...Object.entries(options).map(([name, def]) => {
-    const label = name.replace(/_/g, ' ');
+    const label = labels[name] || name.replace(/_/g, ' ');
     let input;
     if (typeof def === 'boolean') input = h('input', { type: 'checkbox', name, checked: def, dataset: { opt: name, kind: 'bool' } });
     else if (typeof def === 'number') input = h('input', { type: 'number', name, value: def, dataset: { opt: name, kind: 'number' } });
@@ -56,7 +57,7 @@ function renderOptions(options) {
     else if (def && typeof def === 'object' && Array.isArray(def.choices)) {
       input = h('select', { name, dataset: { opt: name, kind: 'string' } }, ...def.choices.map(v => h('option', { value: v, selected: v === def.default }, String(v))));
     } else input = h('input', { type: 'text', name, value: def ?? '', dataset: { opt: name, kind: 'string' } });
-    return h('label', {}, label, input);
+    return typeof def === 'boolean' ? h('label', { class: 'check' }, input, label) : h('label', {}, label, input);
   }));
 }
 
