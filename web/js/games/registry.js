@@ -9,7 +9,19 @@ export const GAMES = {
     rules: '/rules/tigadi.html',
     load: () => import('./tigadi.js'),
   },
-  // stratego: { title: 'Stratego', players: ['Red', 'Blue'], rules: '/rules/stratego.html', load: () => import('./stratego.js') },
+  stratego: {
+    title: 'Stratego',
+    players: ['Red', 'Blue'],
+    rules: '/rules/stratego.html',
+    load: () => import('./stratego.js'),
+    // Labels for the lobby's option fields (any option without one shows its name).
+    options: {
+      memory_aid: 'Memory aid: revealed pieces stay face up',
+      two_square_limit: 'Two-square limit (turns)',
+      repetition_rule: 'Repetition rule',
+      max_plies: 'Draw after (plies)',
+    },
+  },
   // facet:    { title: 'FACET', players: ['White', 'Black'], rules: '/rules/facet.html', load: () => import('./facet.js') },
   // truth:    { title: 'The Game of Truth', players: ['Ivory', 'Jade', 'Ember', 'Indigo'], rules: '/rules/truth.html', load: () => import('./truth.js') },
 };
