@@ -48,7 +48,10 @@ function kindChanged() {
 // Options are described by the server as name -> default value (or a list of choices).
 // `labels` (from the registry) names them in words.
 function renderOptions(options, labels = {}) {
-  $('options').replaceChildren(...Object.entries(options).map(([name, def]) => {
+  const order = Object.keys(labels);
+  const rank = (n) => (order.includes(n) ? order.indexOf(n) : order.length);
+  const entries = Object.entries(options).sort((a, b) => rank(a[0]) - rank(b[0]));
+  $('options').replaceChildren(...entries.map(([name, def]) => {
     const label = labels[name] || name.replace(/_/g, ' ');
     let input;
     if (typeof def === 'boolean') input = h('input', { type: 'checkbox', name, checked: def, dataset: { opt: name, kind: 'bool' } });
