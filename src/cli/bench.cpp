@@ -16,16 +16,26 @@ double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-// Plays uniformly random legal moves to the end (or a safety cap), from a fresh game each time.
-// Returns playouts and plies made.
+// A new game ready for its first move: games with a setup phase take each player's seeded random
+// arrangement (the seeds are the bench's own, so runs compare).
+std::unique_ptr<Game> ready_game(const GameKind& kind, Rng& rng) {
+  auto g = kind.create(json::object());
+  for (Player p = 0; g->phase() == Phase::setup && p < g->num_players(); ++p)
+    g->setup(p, g->arrangement(p, "random", rng.next()), nullptr);
+  return g;
+}
+
+// Plays uniformly random legal moves to the end (or a safety cap), from a fresh game each time (with
+// fresh setups where the game has them). Returns playouts and plies made.
 std::pair<uint64_t, uint64_t> random_playouts(const GameKind& kind, double budget_s) {
   Rng rng(12345);
   uint64_t games = 0, plies = 0;
-  auto start = kind.create(json::object());
+  const bool has_setup = kind.create(json::object())->phase() == Phase::setup;
+  auto start = ready_game(kind, rng);
   MoveList moves;
   const auto t0 = Clock::now();
   while (seconds_since(t0) < budget_s) {
-    auto g = start->clone();
+    auto g = has_setup ? ready_game(kind, rng) : start->clone();
     for (int i = 0; i < 5000 && g->phase() == Phase::play; ++i) {
       g->legal_moves(moves);
       g->apply(moves[static_cast<int>(rng.below(static_cast<uint64_t>(moves.size())))]);
@@ -36,7 +46,7 @@ std::pair<uint64_t, uint64_t> random_playouts(const GameKind& kind, double budge
   return {games, plies};
 }
 
-int default_perft_depth(std::string_view game) { return game == "tigadi" ? 6 : 4; }
+int default_perft_depth(std::string_view game) { return game == "tigadi" ? 6 : game == "stratego" ? 7 : 4; }
 
 }  // namespace
 
@@ -45,7 +55,8 @@ int bench_command(const BenchArgs& args, std::ostream& out) {
   for (const GameKind& kind : game_kinds()) {
     if (!args.game.empty() && args.game != kind.name) continue;
     const int depth = args.perft_depth > 0 ? args.perft_depth : default_perft_depth(kind.name);
-    auto g = kind.create(json::object());
+    Rng perft_rng(1);
+    auto g = ready_game(kind, perft_rng);
     auto t0 = Clock::now();
     const uint64_t nodes = perft(*g, depth);
     const double perft_s = seconds_since(t0);
