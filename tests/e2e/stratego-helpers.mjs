@@ -14,7 +14,14 @@ export async function createStratego(page, base, { seats = ['me', 'ai:1'], memor
   await page.waitForSelector('#options [data-opt="memory_aid"]');
   if (memoryAid) await page.check('#options [data-opt="memory_aid"]');
   for (let i = 0; i < seats.length; i++) await page.selectOption(`#seat-${i}`, seats[i]);
-  await Promise.all([page.waitForURL(/\/game\.html\?id=/), page.click('#create')]);
+  if (seats.includes('open')) {
+    // The lobby first shows the invite link, then the way to the game.
+    await page.click('#create');
+    await page.waitForSelector('#created:not(.hidden) #go');
+    await Promise.all([page.waitForURL(/\/game\.html\?id=/), page.click('#go')]);
+  } else {
+    await Promise.all([page.waitForURL(/\/game\.html\?id=/), page.click('#create')]);
+  }
   const id = new URL(page.url()).searchParams.get('id');
   const tokens = await page.evaluate((id) => JSON.parse(localStorage.getItem(`tabula:game:${id}`)).tokens, id);
   return { id, tokens };

@@ -100,3 +100,41 @@ test('Stratego hot seat: hand-over screens hide every identity between turns', {
   assertNoErrors(page);
   await context.close();
 });
+
+test('Stratego: a setup may be changed until the other army is in; then play begins live', { timeout: 120000 }, async () => {
+  const context = await browser.newContext({ viewport: { width: 1100, height: 950 } });
+  const page = await newPage(context);
+  const { id, tokens } = await createStratego(page, server.url, { seats: ['me', 'open'] });
+  // No hand-over screen: this browser holds one seat.
+  await page.waitForSelector('#setup .st-setup[data-seat="0"]');
+  assert.ok(await page.isHidden('#handover'));
+  await page.click('#setup button[data-act="ready"]');
+  await page.waitForSelector('#setup .st-setup-waiting:not(.hidden)');
+  assert.match(await page.textContent('#setup .st-setup-waiting'), /Waiting for the other army/);
+  let g = await apiJson(server.url, 'GET', `/api/games/${id}`, { token: tokens['0'] });
+  assert.deepEqual(g.observation.ready, [0]);
+  const first = g.observation.board;
+  await screenshot(page, 'st-w-waiting');
+  // Change it: swap two pieces that differ, Ready again; the server holds the new one.
+  await page.click('#setup button[data-act="change"]');
+  const mine = await pieces(page, '#setup');
+  const a = 'a1';
+  const b = Object.keys(mine).find(sq => mine[sq] !== mine[a]);
+  await page.click(`#setup [data-square="${a}"]`);
+  await page.click(`#setup [data-square="${b}"]`);
+  await page.click('#setup button[data-act="ready"]');
+  await page.waitForSelector('#setup .st-setup-waiting:not(.hidden)');
+  g = await apiJson(server.url, 'GET', `/api/games/${id}`, { token: tokens['0'] });
+  assert.equal(g.observation.board[a], first[b]);
+  assert.equal(g.observation.board[b], first[a]);
+  // A friend joins as Blue and sets up through the API: the page turns to the board by itself.
+  const { token } = await apiJson(server.url, 'POST', `/api/games/${id}/join`, { body: { seat: 1, name: 'Bo' } });
+  await apiJson(server.url, 'POST', `/api/games/${id}/setup`, { body: { arrangement: 'random' }, token });
+  await page.waitForSelector('#board[data-interactive="true"] [data-lit="select"]');
+  assert.ok(await page.isHidden('#setup'));
+  const shown = await pieces(page);
+  assert.equal(shown[a], first[b]);
+  assert.ok(Object.entries(shown).filter(([, p]) => p[0] === '1').every(([, p]) => p === '1?'), 'Blue is face down');
+  assertNoErrors(page);
+  await context.close();
+});

@@ -915,6 +915,7 @@ class SetupEditor {
     this.root.classList.toggle('editing', this.editing);
     this.tools.classList.toggle('hidden', !this.editing);
     this.waiting.classList.toggle('hidden', this.editing);
+    this.root.querySelector('.st-setup-help').classList.toggle('hidden', !this.editing);
     for (const b of this.tools.querySelectorAll('button')) b.disabled = this.sending;
     if (focused) {
       const el = root.querySelector(`[data-square="${focused}"]`);
