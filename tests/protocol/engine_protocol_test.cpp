@@ -141,6 +141,93 @@ TEST(EngineProtocol, AiAnswersALegalMoveDeterministicallyWithANodeBudget) {
   EXPECT_EQ(ask(e, R"({"cmd":"state"})")["state"]["ply"], 3);
 }
 
+// --- Stratego: every command, with hidden identities ---------------------------------------------------
+
+TEST(EngineProtocolStratego, EveryCommandFromSetupToTheEnd) {
+  EngineProtocol e;
+  json r = ask(e, R"({"cmd":"new","game":"stratego","options":{"max_plies":500}})");
+  ASSERT_TRUE(r["ok"]) << r;
+  EXPECT_EQ(r["state"]["phase"], "setup");
+  EXPECT_EQ(r["state"]["options"]["max_plies"], 500);
+  EXPECT_EQ(ask(e, R"({"cmd":"legal"})")["moves"], json::array());
+  EXPECT_FALSE(ask(e, R"({"cmd":"play","move":"a4-a5"})")["ok"]);
+
+  r = ask(e, R"({"cmd":"setup","player":0,"arrangement":"blitzkrieg"})");
+  ASSERT_TRUE(r["ok"]) << r;
+  EXPECT_EQ(r["events"], json::array({json{{"type", "setup"}, {"player", 0}}}));
+  // Blue sees nothing of Red's placement.
+  EXPECT_EQ(ask(e, R"({"cmd":"observe","player":1})")["observation"]["board"], json::object());
+  r = ask(e, R"({"cmd":"setup","player":1,"arrangement":"random","seed":7})");
+  ASSERT_TRUE(r["ok"]) << r;
+  EXPECT_EQ(r["state"]["phase"], "play");
+  EXPECT_EQ(r["state"]["board"].size(), 80u);
+
+  EXPECT_EQ(ask(e, R"({"cmd":"legal"})")["moves"],
+            json::array({"a4-a5", "b4-b5", "f4-f5", "i4-i5", "i4-i6", "i4-i7"}));
+  const uint64_t perft2 = ask(e, R"({"cmd":"perft","depth":2})")["nodes"];
+  EXPECT_GT(perft2, 6u);
+
+  // An AI move for Red, deterministic with a node budget and a seed; it is one of the legal moves.
+  json a = ask(e, R"({"cmd":"ai","level":3,"nodes":5000,"seed":3})");
+  ASSERT_TRUE(a["ok"]) << a;
+  EXPECT_EQ(a["move"], ask(e, R"({"cmd":"ai","level":3,"nodes":5000,"seed":3})")["move"]);
+
+  r = ask(e, R"({"cmd":"play","move":"i4-i7"})");  // a long Scout attack on Blue's front rank
+  ASSERT_TRUE(r["ok"]) << r;
+  ASSERT_EQ(r["events"][0]["type"], "battle");
+  EXPECT_EQ(r["events"][0]["attacker"], "0O");
+  // Blue's view: its own army known, Red's unknown; the battle it saw shows both pieces.
+  json o = ask(e, R"({"cmd":"observe","player":1})");
+  for (auto it = o["observation"]["board"].begin(); it != o["observation"]["board"].end(); ++it)
+    if (it->get<std::string>()[0] == '0') {
+      EXPECT_EQ(*it, "0?") << it.key();
+    }
+  EXPECT_EQ(o["events"].back()["type"], "battle");
+  EXPECT_EQ(o["events"].back()["attacker"], "0O");
+
+  // No draw offers in Stratego; resignation ends it.
+  EXPECT_FALSE(ask(e, R"({"cmd":"offer","player":0,"what":"draw"})")["ok"]);
+  EXPECT_FALSE(ask(e, R"({"cmd":"ai","level":3,"player":0,"answer":"draw"})")["ok"]);
+  r = ask(e, R"({"cmd":"offer","player":1,"what":"resign"})");
+  ASSERT_TRUE(r["ok"]) << r;
+  EXPECT_EQ(r["state"]["result"], (json{{"winners", {0}}, {"reason", "resignation"}}));
+  // Once over, Blue's observation is the whole state.
+  EXPECT_EQ(ask(e, R"({"cmd":"observe","player":1})")["observation"], ask(e, R"({"cmd":"state"})")["state"]);
+}
+
+TEST(EngineProtocolStratego, RefusedSetupsChangeNothing) {
+  EngineProtocol e;
+  EXPECT_FALSE(ask(e, R"({"cmd":"new","game":"stratego","options":{"fog":true}})")["ok"]);
+  ask(e, R"({"cmd":"new","game":"stratego"})");
+  const json before = ask(e, R"({"cmd":"state"})")["state"];
+  for (const char* bad : {R"({"cmd":"setup","player":0,"placement":{"a1":"F"}})",
+                          R"({"cmd":"setup","player":0,"arrangement":"suggested"})",
+                          R"({"cmd":"setup","player":2,"arrangement":"random"})",
+                          R"({"cmd":"setup","player":0,"placement":"F"})",
+                          R"({"cmd":"setup","player":1,"arrangement":"no-such"})"}) {
+    json r = ask(e, bad);
+    EXPECT_FALSE(r["ok"]) << bad;
+    EXPECT_FALSE(r["error"].get<std::string>().empty());
+    EXPECT_EQ(ask(e, R"({"cmd":"state"})")["state"], before) << bad;
+  }
+  ask(e, R"({"cmd":"setup","player":0,"arrangement":"random","seed":1})");
+  ask(e, R"({"cmd":"setup","player":1,"arrangement":"random","seed":2})");
+  const json in_play = ask(e, R"({"cmd":"state"})")["state"];
+  EXPECT_FALSE(ask(e, R"({"cmd":"setup","player":0,"arrangement":"blitzkrieg"})")["ok"]);
+  EXPECT_FALSE(ask(e, R"({"cmd":"play","move":"a1-a2"})")["ok"]);
+  EXPECT_EQ(ask(e, R"({"cmd":"state"})")["state"], in_play);
+}
+
+TEST(EngineProtocolStratego, NewFromAStateStartsItsHistoryThere) {
+  EngineProtocol e;
+  json state = {{"board", {{"e4", "0J"}, {"e5", "1F"}, {"a1", "0T"}, {"j10", "1T"}}}, {"to_move", 0}};
+  json r = ask(e, json{{"cmd", "new"}, {"game", "stratego"}, {"state", state}});
+  ASSERT_TRUE(r["ok"]) << r;
+  EXPECT_EQ(r["state"]["phase"], "play");
+  r = ask(e, R"({"cmd":"play","move":"e4-e5"})");
+  EXPECT_EQ(r["state"]["result"], (json{{"winners", {0}}, {"reason", "flag-captured"}}));
+}
+
 TEST(EngineProtocol, QuitAndEndOfInputEndTheProcessCleanly) {
   std::istringstream in("{\"cmd\":\"new\",\"game\":\"tigadi\"}\n\nnot json\n{\"cmd\":\"quit\"}\n{\"cmd\":\"legal\"}\n");
   std::ostringstream out;
