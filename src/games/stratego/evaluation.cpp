@@ -29,6 +29,9 @@ constexpr int kBaseValue[kKinds] = {
     20,   // Bomb
 };
 
+constexpr int kRaceWeight = 8;       // per square between the nearest movable piece and the enemy Flag
+constexpr int kMinerRaceWeight = 4;  // per square between the nearest Miner and the enemy Flag
+
 int distance(int a, int b) { return std::abs(file_of(a) - file_of(b)) + std::abs(rank_of(a) - rank_of(b)); }
 
 }  // namespace
@@ -54,19 +57,23 @@ int Stratego::evaluate() const {
     }
   }
   // The race: each side's nearest movable piece to the other's Flag (0 when there is no Flag to reach).
+  // A Flag is usually walled in by Bombs, so the nearest Miner counts as well as the nearest piece.
   int reach[2] = {0, 0};
   for (Player p = 0; p < 2; ++p) {
     const int target = flag[1 - p];
     if (target == kNoSquare) continue;
-    int best = 2 * kFiles + 2 * kRanks;
+    constexpr int kFar = 2 * kFiles + 2 * kRanks;
+    int any = kFar, miner = kFar;
     for (int i = 0; i < count_[static_cast<size_t>(p)]; ++i) {
       const Piece& pc = pieces_[static_cast<size_t>(p * kArmySize + i)];
-      if (pc.alive && is_movable(pc.kind)) best = std::min(best, distance(pc.square, target));
+      if (!pc.alive || !is_movable(pc.kind)) continue;
+      any = std::min(any, distance(pc.square, target));
+      if (pc.kind == kMiner) miner = std::min(miner, distance(pc.square, target));
     }
-    reach[p] = best;
+    reach[p] = kRaceWeight * any + kMinerRaceWeight * miner;
   }
   const int me = to_move_, them = 1 - me;
-  return material[me] - material[them] + 4 * (reach[them] - reach[me]);
+  return material[me] - material[them] + (reach[them] - reach[me]);
 }
 
 }  // namespace tabula::stratego
