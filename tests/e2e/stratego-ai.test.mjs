@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launch, newPage, assertNoErrors, screenshot, apiJson } from './helpers.mjs';
-import { createStratego, pieces, drag, waitTurnOrEnd, clickMove, NAMES } from './stratego-helpers.mjs';
+import { createStratego, pieces, drag, center, waitTurnOrEnd, clickMove, NAMES } from './stratego-helpers.mjs';
 
 let server, browser;
 before(async () => { server = await startServer(); browser = await launch(); });
@@ -185,6 +185,37 @@ test('Stratego against the AI: set up, click and drag moves, battles, resign, fu
   await page.click('#rp-next');
   await page.click('#rp-last');
   assert.deepEqual(await pieces(page), final.observation.board);
+  assertNoErrors(page);
+  await context.close();
+});
+
+test('Stratego on a phone: a piece dragged with a finger moves; the board fits the screen', { timeout: 120000 }, async () => {
+  const context = await browser.newContext({ viewport: { width: 375, height: 667 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+  const page = await newPage(context);
+  const { id, tokens } = await createStratego(page, server.url, { seats: ['me', 'ai:1'] });
+  await page.waitForSelector('#setup [data-square="a1"]');
+  await page.click('#setup button[data-act="ready"]');
+  await waitTurnOrEnd(page);
+  const box = await page.$eval('#board svg', e => e.getBoundingClientRect().toJSON());
+  assert.ok(box.width >= 320 && box.right <= 375, `board ${box.width} px wide fits the screen`);
+  const sw = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(sw <= 376, `no sideways scrolling (${sw})`);
+  const g = await apiJson(server.url, 'GET', `/api/games/${id}`, { token: tokens['0'] });
+  const move = g.legal.find(m => m.endsWith('5')) || g.legal[0];
+  const [from, to] = move.split('-');
+  await page.$eval(`#board [data-square="${from}"]`, e => e.scrollIntoView({ block: 'center' }));
+  const a = await center(page, from);
+  const b = await center(page, to);
+  // A finger: touch events through the DevTools protocol (Chromium turns them into pointer events).
+  const cdp = await context.newCDPSession(page);
+  const at = (x, y) => [{ x, y, id: 1 }];
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: at(a.x, a.y) });
+  for (let i = 1; i <= 8; i++) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: at(a.x + (b.x - a.x) * i / 8, a.y + (b.y - a.y) * i / 8) });
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  await page.waitForFunction(() => Number(document.getElementById('board').dataset.ply) >= 1);
+  const after = await apiJson(server.url, 'GET', `/api/games/${id}`, { token: tokens['0'] });
+  assert.ok(after.events.some(e => e.player === 0 && e.from === from && e.to === to), `the finger played ${move}`);
+  await page.screenshot({ path: (await import('./helpers.mjs')).SHOTS + '/st-phone-viewport.png' });
   assertNoErrors(page);
   await context.close();
 });

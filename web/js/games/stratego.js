@@ -384,6 +384,7 @@ class StrategoBoard {
       onStart: (sq) => {
         this.setReason('');
         this.mode = this.moves().some(m => m.from === sq) ? { kind: 'from', from: sq } : { kind: 'idle' };
+        this.dragging = true; // the hint above the board keeps its text: nothing may move under the finger
         this.render();
         const el = this.svg.querySelector(`[data-square="${sq}"]`);
         if (el) el.classList.add('dragging');
@@ -471,6 +472,7 @@ class StrategoBoard {
   }
 
   drop(from, to, cancelled) {
+    this.dragging = false;
     if (cancelled || to === from) {
       // Dropped back where it started: keep it picked, as after a click.
       this.mode = !cancelled && this.moves().some(m => m.from === from) ? { kind: 'from', from } : { kind: 'idle' };
@@ -629,7 +631,9 @@ class StrategoBoard {
       const el = root.querySelector(`[data-square="${focused}"]`);
       if (el && el.getAttribute('tabindex') === '0') el.focus();
     }
-    if (this.ctx.onHint) this.ctx.onHint(this.hint());
+    // A redraw in the middle of a drag (an update arrived) keeps the dragged piece under the pointer.
+    if (this.drag && this.drag.cur && this.drag.cur.ghost) root.append(this.drag.cur.ghost);
+    if (this.ctx.onHint && !this.dragging) this.ctx.onHint(this.hint());
   }
 }
 
@@ -917,6 +921,7 @@ class SetupEditor {
     this.waiting.classList.toggle('hidden', this.editing);
     this.root.querySelector('.st-setup-help').classList.toggle('hidden', !this.editing);
     for (const b of this.tools.querySelectorAll('button')) b.disabled = this.sending;
+    if (this.drag && this.drag.cur && this.drag.cur.ghost) root.append(this.drag.cur.ghost);
     if (focused) {
       const el = root.querySelector(`[data-square="${focused}"]`);
       if (el) el.focus();
