@@ -182,7 +182,16 @@ test('Stratego against the AI: set up, click and drag moves, battles, resign, fu
   await page.click('#rp-first');
   const start = await pieces(page);
   assert.equal(Object.keys(start).length, 80, 'the replay starts from both setups');
-  await page.click('#rp-next');
+  // Stepping through: every piece is on the board or in a tray, never lost track of.
+  const steps = Number(await page.$eval('#rp-where', e => e.textContent.match(/(\d+) moves/)[1]));
+  for (let i = 1; i <= steps; i++) {
+    await page.click('#rp-next');
+    await page.waitForSelector(`#replay-panel[data-index="${i}"]`);
+    const on = Object.keys(await pieces(page)).length;
+    const lost = await page.$$eval('#board [data-tray]', els => els.reduce((n, e) => n + Number(e.dataset.count), 0));
+    assert.equal(on + lost, 80, `replay step ${i}: ${on} on the board + ${lost} in the trays`);
+  }
+  await page.click('#rp-first');
   await page.click('#rp-last');
   assert.deepEqual(await pieces(page), final.observation.board);
   assertNoErrors(page);
