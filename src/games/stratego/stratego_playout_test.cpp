@@ -265,7 +265,6 @@ TEST(StrategoPlayout, RandomGamesAgreeWithTheReferenceAtEveryPly) {
       {{"max_plies", 400}, {"memory_aid", true}, {"two_square_limit", 5}},
   };
   int games = 0, total = 0;
-  std::map<std::string, int> reasons;
   for (uint64_t seed = 1; seed <= 90; ++seed) {
     int plies = 0;
     const json& options = variants[seed % 3];
