@@ -96,7 +96,7 @@ json Stratego::arrangement(Player p, std::string_view name, uint64_t seed) const
   }
   std::string known = "random";
   for (const Named& s : kNamed) known += std::string(", ") + s.name;
-  fail(ErrorKind::bad_request, "unknown arrangement \"" + std::string(name) + "\": stratego has " + known);
+  fail(ErrorKind::illegal, "unknown arrangement \"" + std::string(name) + "\": stratego has " + known);
 }
 
 }  // namespace tabula::stratego
