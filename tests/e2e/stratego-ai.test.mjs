@@ -198,6 +198,39 @@ test('Stratego against the AI: set up, click and drag moves, battles, resign, fu
   await context.close();
 });
 
+test('Stratego against the AI to the end by the rules (a short ply limit): the banner, the full reveal', { timeout: 200000 }, async () => {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 1000 } });
+  const page = await newPage(context);
+  // max_plies set in the lobby: the game ends by the rules (ply limit, or sooner by the Flag or no moves).
+  const { id, tokens } = await createStratego(page, server.url, { seats: ['me', 'ai:1'], maxPlies: 30 });
+  await page.waitForSelector('#setup button[data-act="ready"]');
+  await page.click('#setup button[data-act="random"]');
+  await page.click('#setup button[data-act="ready"]');
+  let over = false;
+  for (let i = 0; i < 40 && !over; i++) {
+    over = await waitTurnOrEnd(page);
+    if (!over) {
+      const ply = Number(await page.$eval('#board', e => e.dataset.ply));
+      await clickMove(page, { attack: true });
+      await page.waitForFunction((p) => Number(document.getElementById('board').dataset.ply) > p ||
+        !document.getElementById('banner').classList.contains('hidden'), ply, { timeout: 30000 });
+    }
+  }
+  assert.ok(over, 'the game ended by the rules');
+  const g = await apiJson(server.url, 'GET', `/api/games/${id}`, { token: tokens['0'] });
+  assert.equal(g.status, 'over');
+  assert.ok(['ply-limit', 'flag-captured', 'no-moves'].includes(g.observation.result.reason), g.observation.result.reason);
+  assert.ok(g.observation.ply <= 30);
+  const banner = await page.textContent('#banner');
+  assert.ok(banner.trim().length > 0, 'the banner says how it ended');
+  const shown = await pieces(page);
+  assert.deepEqual(shown, g.observation.board, 'the final board is the full state');
+  assert.ok(Object.values(shown).every(p => !p.endsWith('?')), 'every piece is face up');
+  await screenshot(page, 'st-a-rules-end');
+  assertNoErrors(page);
+  await context.close();
+});
+
 test('Stratego on a phone: a piece dragged with a finger moves; the board fits the screen', { timeout: 120000 }, async () => {
   const context = await browser.newContext({ viewport: { width: 375, height: 667 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
   const page = await newPage(context);

@@ -6,13 +6,14 @@ import assert from 'node:assert/strict';
 export const NAMES = ['Marshal', 'General', 'Colonel', 'Major', 'Captain', 'Lieutenant', 'Sergeant', 'Miner', 'Scout', 'Spy', 'Bomb', 'Flag'];
 
 // Creates a Stratego game from the lobby. seats: e.g. ['me', 'ai:1'] or ['me', 'me'].
-export async function createStratego(page, base, { seats = ['me', 'ai:1'], memoryAid = false, name = 'Ana' } = {}) {
+export async function createStratego(page, base, { seats = ['me', 'ai:1'], memoryAid = false, name = 'Ana', maxPlies = null } = {}) {
   await page.goto(base + '/');
   await page.waitForSelector('#kind option[value="stratego"]', { state: 'attached' });
   await page.selectOption('#kind', 'stratego');
   await page.fill('#name', name);
   await page.waitForSelector('#options [data-opt="memory_aid"]');
   if (memoryAid) await page.check('#options [data-opt="memory_aid"]');
+  if (maxPlies !== null) await page.fill('#options [data-opt="max_plies"]', String(maxPlies));
   for (let i = 0; i < seats.length; i++) await page.selectOption(`#seat-${i}`, seats[i]);
   if (seats.includes('open')) {
     // The lobby first shows the invite link, then the way to the game.
