@@ -1,0 +1,340 @@
+// FACET's rules: move generation by tile (and badge), captures, decay, momentum, the ends of the game and
+// draw offers. Notation and JSON are in notation.cpp, the layouts in layout.cpp.
+#include "games/facet/facet.h"
+
+namespace tabula::facet {
+
+namespace {
+
+// Zobrist keys, made at compile time: a stone on a square, a tile on a square, a badge on a square, the
+// side to move, the coronation count.
+struct Keys {
+  std::array<std::array<uint64_t, 5>, kSquares> stone{};
+  std::array<std::array<uint64_t, kTiles>, kSquares> tile{};
+  std::array<std::array<uint64_t, kTiles>, kSquares> badge{};
+  std::array<std::array<uint64_t, 4>, 2> coronation{};
+  uint64_t black_to_move = 0;
+};
+constexpr uint64_t splitmix(uint64_t& s) {
+  uint64_t z = (s += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+constexpr Keys make_keys() {
+  Keys k;
+  uint64_t s = 0x4641434554303031ULL;
+  for (auto& row : k.stone)
+    for (auto& v : row) v = splitmix(s);
+  for (auto& row : k.tile)
+    for (auto& v : row) v = splitmix(s);
+  for (auto& row : k.badge)
+    for (auto& v : row) v = splitmix(s);
+  for (auto& row : k.coronation)
+    for (auto& v : row) v = splitmix(s);
+  k.black_to_move = splitmix(s);
+  return k;
+}
+constexpr Keys kKeys = make_keys();
+
+uint64_t stone_key(int sq, uint8_t s) { return s == kEmpty ? 0 : kKeys.stone[static_cast<size_t>(sq)][s]; }
+uint64_t tile_key(int sq, int t) { return t == kField ? 0 : kKeys.tile[static_cast<size_t>(sq)][static_cast<size_t>(t)]; }
+uint64_t badge_key(int sq, int t) { return t == kField ? 0 : kKeys.badge[static_cast<size_t>(sq)][static_cast<size_t>(t)]; }
+uint64_t coronation_key(const Coronation& c) {
+  return c.player < 0 ? 0 : kKeys.coronation[static_cast<size_t>(c.player)][c.plies & 3];
+}
+
+}  // namespace
+
+Facet::Facet(const Options& options) : options_(options) {
+  terrain_ = options_.random_layout ? random_layout(options_.seed) : classic_layout();
+  board_ = starting_stones();
+  for (int sq = 0; sq < kSquares; ++sq) {
+    if (terrain_[static_cast<size_t>(sq)] == kThrone) thrones_.push_back(sq);
+    const uint8_t s = board_[static_cast<size_t>(sq)];
+    if (s != kEmpty && !is_monarch(s)) ++agents_[static_cast<size_t>(owner_of(s))];
+  }
+  hash_ = compute_hash();
+  undo_.reserve(256);
+}
+
+uint64_t Facet::compute_hash() const {
+  uint64_t h = 0;
+  for (int sq = 0; sq < kSquares; ++sq) {
+    h ^= stone_key(sq, board_[static_cast<size_t>(sq)]);
+    h ^= tile_key(sq, terrain_[static_cast<size_t>(sq)]);
+    h ^= badge_key(sq, badge_[static_cast<size_t>(sq)]);
+  }
+  h ^= coronation_key(coronation_);
+  if (to_move_ == 1) h ^= kKeys.black_to_move;
+  return h;
+}
+
+void Facet::place_stone(int sq, uint8_t s) {
+  hash_ ^= stone_key(sq, board_[static_cast<size_t>(sq)]) ^ stone_key(sq, s);
+  board_[static_cast<size_t>(sq)] = s;
+}
+
+void Facet::set_tile(int sq, int tile) {
+  hash_ ^= tile_key(sq, terrain_[static_cast<size_t>(sq)]) ^ tile_key(sq, tile);
+  terrain_[static_cast<size_t>(sq)] = static_cast<uint8_t>(tile);
+}
+
+void Facet::set_badge(int sq, int tile) {
+  hash_ ^= badge_key(sq, badge_[static_cast<size_t>(sq)]) ^ badge_key(sq, tile);
+  badge_[static_cast<size_t>(sq)] = static_cast<uint8_t>(tile);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Moves
+
+// The destinations a tile grants the stone on `from`: steps and leaps skip own stones, slides stop before
+// an own stone and on an enemy one (sliders are blocked by any stone; the Gate leaps over everything).
+template <class F>
+bool Facet::for_each_tile_target(int from, int tile, F&& f) const {
+  const size_t s = static_cast<size_t>(from);
+  const int me = owner_of(board_[s]);
+  auto visit = [&](int to) -> int {  // 0 empty (go on), 1 enemy (stop after), 2 own (stop before), 3 stopped
+    const uint8_t there = board_[static_cast<size_t>(to)];
+    if (there != kEmpty && owner_of(there) == me) return 2;
+    if (f(to, there != kEmpty)) return 3;
+    return there != kEmpty ? 1 : 0;
+  };
+  switch (tile) {
+    case kField:
+      for (int i = 0; i < kGeometry.king_count[s]; ++i)
+        if (visit(kGeometry.king[s][static_cast<size_t>(i)]) == 3) return true;
+      return false;
+    case kGate:
+      for (int i = 0; i < kGeometry.knight_count[s]; ++i)
+        if (visit(kGeometry.knight[s][static_cast<size_t>(i)]) == 3) return true;
+      return false;
+    default: {
+      const int first = tile == kSpire ? 4 : 0, last = tile == kTower ? 4 : 8;
+      for (int d = first; d < last; ++d) {
+        const auto& ray = kGeometry.rays[s][static_cast<size_t>(d)];
+        for (int i = 0; i < kGeometry.ray_len[s][static_cast<size_t>(d)]; ++i) {
+          const int v = visit(ray[static_cast<size_t>(i)]);
+          if (v == 3) return true;
+          if (v != 0) break;
+        }
+      }
+      return false;
+    }
+  }
+}
+
+template <class F>
+bool Facet::for_each_target(int from, F&& f) const {
+  const uint8_t s = board_[static_cast<size_t>(from)];
+  if (is_monarch(s)) return for_each_tile_target(from, kField, f);  // the Monarch ignores terrain
+  const int tile = terrain_[static_cast<size_t>(from)];
+  const int badge = badge_[static_cast<size_t>(from)];
+  if (badge == kField || badge == tile) return for_each_tile_target(from, tile, f);
+  // Momentum: the union of the tile's move and the badge's, each destination once.
+  uint64_t seen[2] = {0, 0};
+  auto mark = [&](int to) {
+    const uint64_t bit = uint64_t{1} << (to & 63);
+    uint64_t& w = seen[to >> 6];
+    const bool fresh = (w & bit) == 0;
+    w |= bit;
+    return fresh;
+  };
+  if (for_each_tile_target(from, tile, [&](int to, bool capture) { return mark(to) && f(to, capture); })) return true;
+  return for_each_tile_target(from, badge, [&](int to, bool capture) { return mark(to) && f(to, capture); });
+}
+
+bool Facet::has_legal_move(Player p) const {
+  for (int sq = 0; sq < kSquares; ++sq) {
+    const uint8_t s = board_[static_cast<size_t>(sq)];
+    if (s == kEmpty || owner_of(s) != p) continue;
+    if (for_each_target(sq, [](int, bool) { return true; })) return true;
+  }
+  return false;
+}
+
+void Facet::legal_moves(MoveList& out) const {
+  out.clear();
+  if (phase_ != Phase::play) return;
+  for (int sq = 0; sq < kSquares; ++sq) {
+    const uint8_t s = board_[static_cast<size_t>(sq)];
+    if (s == kEmpty || owner_of(s) != to_move_) continue;
+    for_each_target(sq, [&](int to, bool capture) {
+      out.push(FacetMove::make(sq, to, capture));
+      return false;
+    });
+  }
+}
+
+void Facet::apply(Move m, EventLog* events) {
+  const int from = FacetMove::from(m), to = FacetMove::to(m);
+  const Player me = to_move_, them = 1 - me;
+  const uint8_t s = board_[static_cast<size_t>(from)];
+  const uint8_t taken = board_[static_cast<size_t>(to)];
+  const int left = terrain_[static_cast<size_t>(from)];
+  undo_.push_back(Undo{m, taken, static_cast<uint8_t>(left), badge_, coronation_, draw_offer_, end_, winner_, hash_});
+
+  if (events) {
+    events->push_back(Event{json{{"type", "move"}, {"player", me}, {"from", square_name(from)}, {"to", square_name(to)}}, {}});
+    if (taken != kEmpty)
+      events->push_back(Event{json{{"type", "capture"},
+                                   {"square", square_name(to)},
+                                   {"piece", std::to_string(them) + (is_monarch(taken) ? "M" : "A")},
+                                   {"by", me},
+                                   {"points", 0}},
+                              {}});
+  }
+  if (taken != kEmpty) {
+    set_badge(to, kField);  // a captured stone's badge goes with it
+    if (!is_monarch(taken)) --agents_[static_cast<size_t>(them)];
+  }
+  place_stone(to, s);
+  place_stone(from, kEmpty);
+
+  if (options_.momentum) {
+    // The mover's badges expire at the end of its turn; the stone that left a non-Field tile gains one.
+    set_badge(from, kField);
+    for (int sq = 0; sq < kSquares; ++sq)
+      if (badge_[static_cast<size_t>(sq)] != kField && owner_of(board_[static_cast<size_t>(sq)]) == me) set_badge(sq, kField);
+    if (!is_monarch(s) && left != kField) set_badge(to, left);
+  }
+  if (options_.decay && decayed(left) != left) {
+    set_tile(from, decayed(left));  // leaving spends the tile; a capture is not leaving
+    if (events)
+      events->push_back(Event{json{{"type", "decay"},
+                                   {"square", square_name(from)},
+                                   {"from", std::string(1, tile_letter(left))},
+                                   {"to", std::string(1, tile_letter(decayed(left)))}},
+                              {}});
+  }
+  // A move by the other player declines a standing offer; the offering player's own move does not.
+  if (draw_offer_ == them) {
+    draw_offer_ = -1;
+    if (events) events->push_back(Event{json{{"type", "offer"}, {"player", me}, {"what", "decline"}}, {}});
+  }
+
+  ++ply_;
+  to_move_ = static_cast<uint8_t>(them);
+  hash_ ^= kKeys.black_to_move;
+  judge_after_ply(me, taken != kEmpty && is_monarch(taken), taken != kEmpty && !is_monarch(taken));
+  if (end_ != End::none) {
+    phase_ = Phase::over;
+    if (events) events->push_back(Event{json{{"type", "over"}, {"result", result()->to_json()}}, {}});
+  }
+}
+
+// rulings.md: after a ply, regicide, elimination, coronation, stalemate, in that order.
+void Facet::judge_after_ply(Player mover, bool took_monarch, bool took_agent) {
+  if (took_monarch) {
+    end_ = End::regicide;
+    winner_ = static_cast<uint8_t>(mover);
+    return;
+  }
+  if (took_agent && agents_[static_cast<size_t>(1 - mover)] == 0) {
+    end_ = End::elimination;
+    winner_ = static_cast<uint8_t>(mover);
+    return;
+  }
+  // Who holds every Throne (nobody when there are none, or they are split or one is empty).
+  int holder = thrones_.empty() ? -1 : -2;
+  for (int sq : thrones_) {
+    const uint8_t s = board_[static_cast<size_t>(sq)];
+    const int o = s == kEmpty ? -1 : owner_of(s);
+    if (o < 0 || (holder != -2 && holder != o)) {
+      holder = -1;
+      break;
+    }
+    holder = o;
+  }
+  Coronation next;
+  if (holder == mover) {
+    next = Coronation{static_cast<int8_t>(mover),
+                      static_cast<uint8_t>(coronation_.player == mover && coronation_.plies == 2 ? 3 : 1)};
+  } else if (holder >= 0 && coronation_.player == holder && coronation_.plies == 1) {
+    next = Coronation{static_cast<int8_t>(holder), 2};
+  }
+  hash_ ^= coronation_key(coronation_) ^ coronation_key(next);
+  coronation_ = next;
+  if (coronation_.plies == 3) {
+    end_ = End::coronation;
+    winner_ = static_cast<uint8_t>(mover);
+    return;
+  }
+  if (!has_legal_move(to_move_)) end_ = End::stalemate;
+}
+
+void Facet::undo() {
+  const Undo u = undo_.back();
+  undo_.pop_back();
+  const int from = FacetMove::from(u.move), to = FacetMove::to(u.move);
+  --ply_;
+  to_move_ = static_cast<uint8_t>(1 - to_move_);
+  board_[static_cast<size_t>(from)] = board_[static_cast<size_t>(to)];
+  board_[static_cast<size_t>(to)] = u.captured;
+  if (u.captured != kEmpty && !is_monarch(u.captured)) ++agents_[static_cast<size_t>(owner_of(u.captured))];
+  terrain_[static_cast<size_t>(from)] = u.from_tile;
+  badge_ = u.badges;
+  coronation_ = u.coronation;
+  draw_offer_ = u.draw_offer;
+  end_ = u.end;
+  winner_ = u.winner;
+  hash_ = u.hash;
+  phase_ = Phase::play;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Offers and forced ends
+
+void Facet::offer(Player p, std::string_view what, EventLog* events) {
+  if (p != 0 && p != 1) fail(ErrorKind::bad_request, "no such player");
+  if (phase_ != Phase::play) fail(ErrorKind::conflict, "the game is over");
+  auto event = [&] {
+    if (events) events->push_back(Event{json{{"type", "offer"}, {"player", p}, {"what", std::string(what)}}, {}});
+  };
+  if (what == "draw") {
+    if (draw_offer_ == p) fail(ErrorKind::conflict, "your draw offer already stands");
+    if (draw_offer_ == 1 - p) fail(ErrorKind::conflict, "your opponent's draw offer stands: accept or decline it");
+    draw_offer_ = static_cast<int8_t>(p);
+    event();
+  } else if (what == "accept" || what == "decline") {
+    if (draw_offer_ != 1 - p) fail(ErrorKind::conflict, "there is no draw offer of your opponent to " + std::string(what));
+    event();
+    draw_offer_ = -1;
+    if (what == "accept") {
+      end_ = End::agreement;
+      phase_ = Phase::over;
+      undo_.clear();  // not undoable
+      if (events) events->push_back(Event{json{{"type", "over"}, {"result", result()->to_json()}}, {}});
+    }
+  } else {
+    fail(ErrorKind::conflict, "FACET has no \"" + std::string(what) + "\" offers: draw, accept, decline or resign");
+  }
+}
+
+bool Facet::offer_stands(std::string_view what, Player player) const {
+  return what == "draw" && phase_ == Phase::play && draw_offer_ >= 0 && draw_offer_ == 1 - player;
+}
+
+void Facet::end_with(const Result& r, EventLog* events) {
+  forced_ = r;
+  end_ = End::forced;
+  phase_ = Phase::over;
+  draw_offer_ = -1;
+  undo_.clear();  // not undoable
+  if (events) events->push_back(Event{json{{"type", "over"}, {"result", r.to_json()}}, {}});
+}
+
+const Result* Facet::result() const {
+  switch (end_) {
+    case End::none: return nullptr;
+    case End::forced: return &forced_;
+    case End::regicide: result_cache_ = Result{{winner_}, "regicide"}; break;
+    case End::elimination: result_cache_ = Result{{winner_}, "elimination"}; break;
+    case End::coronation: result_cache_ = Result{{winner_}, "coronation"}; break;
+    case End::stalemate: result_cache_ = Result{{}, "stalemate"}; break;
+    case End::agreement: result_cache_ = Result{{}, "agreement"}; break;
+  }
+  return &result_cache_;
+}
+
+}  // namespace tabula::facet

@@ -1,0 +1,147 @@
+// FACET (shared/rules/facet.txt, shared/spec/rulings.md FACET): stones move by the tile they stand on,
+// the Monarch steps; regicide, elimination, coronation, stalemate and draw offers end the game. Modes:
+// terrain decay and momentum (fog is refused for now: "fog is not implemented yet").
+//
+// Files: board.h geometry, facet.cpp rules, notation.cpp strings/options/JSON, layout.cpp the layouts,
+// evaluation.cpp the AI's evaluation.
+#pragma once
+
+#include "core/game.h"
+#include "games/facet/board.h"
+
+#include <array>
+#include <vector>
+
+namespace tabula::facet {
+
+struct Options {
+  bool random_layout = false;  // "layout": "classic" | "random"
+  uint64_t seed = 0;           // the random layout's seed
+  bool decay = false;
+  bool momentum = false;
+  bool fog = false;  // always false: fog is refused until it is implemented
+
+  // GameError(bad_request) on unknown keys or modes, bad values, momentum with decay or fog, and fog.
+  static Options from_json(const json& options);
+  json to_json() const;
+};
+
+// A stone on a square: 0 empty, else 1 + 2 * owner + (Monarch ? 1 : 0).
+inline constexpr uint8_t kEmpty = 0;
+constexpr uint8_t stone(int owner, bool monarch) { return static_cast<uint8_t>(1 + 2 * owner + (monarch ? 1 : 0)); }
+constexpr int owner_of(uint8_t s) { return (s - 1) >> 1; }
+constexpr bool is_monarch(uint8_t s) { return ((s - 1) & 1) != 0; }
+
+// Moves pack the two squares and whether the destination holds an enemy stone.
+struct FacetMove {
+  static Move make(int from, int to, bool capture) {
+    return Move{static_cast<uint32_t>(from) | static_cast<uint32_t>(to) << 7 | (capture ? 1u << 14 : 0u)};
+  }
+  static int from(Move m) { return static_cast<int>(m.code & 127); }
+  static int to(Move m) { return static_cast<int>((m.code >> 7) & 127); }
+  static bool capture(Move m) { return (m.code >> 14) & 1; }
+};
+
+using Terrain = std::array<uint8_t, kSquares>;
+
+// The layouts (layout.cpp): the classic one as rulings.md draws it, and the seeded random one.
+Terrain classic_layout();
+Terrain random_layout(uint64_t seed);
+// The 36 starting stones: White on ranks 1–2, Black on ranks 8–9, Monarchs on e1 and e9.
+std::array<uint8_t, kSquares> starting_stones();
+
+struct Coronation {
+  int8_t player = -1;  // -1: nobody holds every Throne
+  uint8_t plies = 0;   // 1 after the ply that takes the last Throne, 2 after the reply (3 ends the game)
+  friend bool operator==(const Coronation&, const Coronation&) = default;
+};
+
+class Facet final : public Game {
+ public:
+  explicit Facet(const Options& options = {});
+
+  std::unique_ptr<Game> clone() const override { return std::make_unique<Facet>(*this); }
+  std::string_view kind() const override { return "facet"; }
+  int num_players() const override { return 2; }
+  bool hidden_information() const override { return options_.fog; }
+
+  Phase phase() const override { return phase_; }
+  Player to_move() const override { return to_move_; }
+  int ply() const override { return ply_; }
+  const Result* result() const override;
+
+  void legal_moves(MoveList& out) const override;
+  void apply(Move m, EventLog* events = nullptr) override;
+  void undo() override;
+  std::string move_to_string(Move m) const override;
+  bool is_capture(Move m) const override { return FacetMove::capture(m); }
+  std::string explain_illegal(std::string_view text) const override;
+
+  // "draw" (offer), "accept", "decline" (rulings.md: one offer at a time).
+  void offer(Player p, std::string_view what, EventLog* events) override;
+  bool offer_stands(std::string_view what, Player player) const override;
+  void end_with(const Result& r, EventLog* events) override;
+
+  json state_json() const override;
+  json observation_json(Player viewer) const override;
+  int evaluate() const override;
+  uint64_t hash() const override { return hash_; }
+
+  // A game from notation.md's state; fields left out take their initial values.
+  static std::unique_ptr<Facet> from_state(const json& state);
+
+  // Read access for tests and the evaluation.
+  const Options& options() const { return options_; }
+  uint8_t stone_at(int sq) const { return board_[static_cast<size_t>(sq)]; }
+  int tile_at(int sq) const { return terrain_[static_cast<size_t>(sq)]; }
+  int badge_at(int sq) const { return badge_[static_cast<size_t>(sq)]; }  // kField: none
+  const Coronation& coronation() const { return coronation_; }
+  int draw_offer() const { return draw_offer_; }  // -1: none
+  int agents(Player p) const { return agents_[static_cast<size_t>(p)]; }
+  uint64_t compute_hash() const;  // from scratch; equals hash() (tests)
+
+ private:
+  enum class End : uint8_t { none, regicide, elimination, coronation, stalemate, agreement, forced };
+  struct Undo {
+    Move move;
+    uint8_t captured;
+    uint8_t from_tile;
+    std::array<uint8_t, kSquares> badges;  // momentum only (else unused)
+    Coronation coronation;
+    int8_t draw_offer;
+    End end;
+    uint8_t winner;
+    uint64_t hash;
+  };
+
+  // Calls f(to, capture) for every destination of the stone on `from`; stops when f returns true.
+  template <class F>
+  bool for_each_target(int from, F&& f) const;
+  template <class F>
+  bool for_each_tile_target(int from, int tile, F&& f) const;
+  bool has_legal_move(Player p) const;
+  void judge_after_ply(Player mover, bool took_monarch, bool took_agent);
+  void set_badge(int sq, int tile);
+  void place_stone(int sq, uint8_t s);
+  void set_tile(int sq, int tile);
+
+  Options options_;
+  std::array<uint8_t, kSquares> board_{};
+  Terrain terrain_{};
+  std::array<uint8_t, kSquares> badge_{};
+  std::array<uint8_t, 2> agents_{};
+  std::vector<int> thrones_;
+  Phase phase_ = Phase::play;
+  uint8_t to_move_ = 0;
+  int ply_ = 0;
+  Coronation coronation_;
+  int8_t draw_offer_ = -1;
+  End end_ = End::none;
+  uint8_t winner_ = 0;
+  Result forced_;
+  mutable Result result_cache_;
+  uint64_t hash_ = 0;
+  std::vector<Undo> undo_;
+};
+
+}  // namespace tabula::facet
