@@ -31,4 +31,13 @@ long long int_field(const json& object, std::string_view key, long long lo, long
   return x;
 }
 
+void require_known_fields(const json& object, std::initializer_list<std::string_view> known, std::string_view what) {
+  if (!object.is_object()) fail(ErrorKind::bad_request, "expected a JSON object");
+  for (auto it = object.begin(); it != object.end(); ++it) {
+    bool ok = false;
+    for (std::string_view k : known) ok = ok || it.key() == k;
+    if (!ok) fail(ErrorKind::bad_request, "unknown " + std::string(what) + " \"" + it.key() + "\"");
+  }
+}
+
 }  // namespace tabula

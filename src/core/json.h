@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <initializer_list>
 #include <string>
 #include <string_view>
 
@@ -14,5 +15,7 @@ using json = nlohmann::json;
 const json* find_field(const json& object, std::string_view key);
 std::string string_field(const json& object, std::string_view key);
 long long int_field(const json& object, std::string_view key, long long lo, long long hi);
+// GameError(bad_request) naming the first key of `object` not in `known`, e.g. "unknown state field \"x\"".
+void require_known_fields(const json& object, std::initializer_list<std::string_view> known, std::string_view what);
 
 }  // namespace tabula

@@ -181,13 +181,9 @@ std::vector<int> square_list(const json& state, const char* field) {
 
 std::unique_ptr<Stratego> Stratego::from_state(const json& state) {
   if (!state.is_object()) fail(ErrorKind::bad_request, "state must be an object");
-  static const char* known[] = {"game", "options", "phase", "to_move", "ply", "board", "result",
-                                "revealed", "moved", "ready", "captured"};
-  for (auto it = state.begin(); it != state.end(); ++it) {
-    bool ok = false;
-    for (const char* k : known) ok = ok || it.key() == k;
-    if (!ok) fail(ErrorKind::bad_request, "unknown state field \"" + it.key() + "\"");
-  }
+  require_known_fields(state, {"game", "options", "phase", "to_move", "ply", "board", "result", "revealed", "moved",
+                               "ready", "captured"},
+                       "state field");
   if (const json* g = find_field(state, "game"); g && *g != "stratego")
     fail(ErrorKind::bad_request, "state.game must be \"stratego\"");
   const json* o = find_field(state, "options");

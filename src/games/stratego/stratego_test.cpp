@@ -1,6 +1,7 @@
 // One test per rule of shared/rules/stratego-gameplay.txt and the Stratego rulings, each on a position built
 // by hand. Test names follow the rule they check.
 #include "core/session.h"
+#include "core/testing.h"
 #include "games/stratego/stratego.h"
 
 #include <gtest/gtest.h>
@@ -11,16 +12,14 @@
 namespace tabula::stratego {
 namespace {
 
+using testing::illegal_reason;
+using testing::legal_set;
+
 // A position in play: pieces as "0M" etc. by square; Red to move unless told.
 Session position(const json& board, int to_move = 0, json options = json::object(), json extra = json::object()) {
   json state = json{{"board", board}, {"to_move", to_move}, {"options", options}};
   for (auto it = extra.begin(); it != extra.end(); ++it) state[it.key()] = *it;
   return Session::from_state("stratego", state);
-}
-
-std::set<std::string> legal_set(const Session& s) {
-  auto v = s.legal();
-  return {v.begin(), v.end()};
 }
 
 // The legal moves starting on one square.
@@ -29,17 +28,6 @@ std::set<std::string> moves_from(const Session& s, const std::string& sq) {
   for (const std::string& m : s.legal())
     if (m.substr(0, m.find('-')) == sq) out.insert(m);
   return out;
-}
-
-std::string illegal_reason(Session& s, const std::string& move) {
-  try {
-    s.play(move);
-  } catch (const GameError& e) {
-    EXPECT_EQ(e.kind(), ErrorKind::illegal);
-    return e.what();
-  }
-  ADD_FAILURE() << move << " was accepted";
-  return "";
 }
 
 const json& last_event_of(const std::vector<Event>& events, const std::string& type) {

@@ -129,13 +129,8 @@ void Tigadi::check_options(const json& options) {
 
 std::unique_ptr<Tigadi> Tigadi::from_state(const json& state) {
   if (!state.is_object()) fail(ErrorKind::bad_request, "state must be an object");
-  static const char* known[] = {"game", "options", "phase", "to_move", "ply", "board", "result", "in_hand",
-                                "quiet_plies"};
-  for (auto it = state.begin(); it != state.end(); ++it) {
-    bool ok = false;
-    for (const char* k : known) ok = ok || it.key() == k;
-    if (!ok) fail(ErrorKind::bad_request, "unknown state field \"" + it.key() + "\"");
-  }
+  require_known_fields(state, {"game", "options", "phase", "to_move", "ply", "board", "result", "in_hand", "quiet_plies"},
+                       "state field");
   if (const json* g = find_field(state, "game"); g && *g != "tigadi")
     fail(ErrorKind::bad_request, "state.game must be \"tigadi\"");
   if (const json* o = find_field(state, "options")) check_options(*o);

@@ -1,6 +1,7 @@
 // One test per rule sentence of shared/rules/tigadi.txt and the Tigadi rulings, each on a position built by
 // hand. Test names follow the rule they check.
 #include "core/session.h"
+#include "core/testing.h"
 #include "games/tigadi/tigadi.h"
 
 #include <gtest/gtest.h>
@@ -10,6 +11,9 @@
 
 namespace tabula::tigadi {
 namespace {
+
+using testing::illegal_reason;
+using testing::legal_set;
 
 json board_of(std::initializer_list<const char*> bone, std::initializer_list<const char*> seed) {
   json b = json::object();
@@ -27,23 +31,7 @@ Session position(std::initializer_list<const char*> bone, std::initializer_list<
                                             {"quiet_plies", quiet}});
 }
 
-std::set<std::string> legal_set(const Session& s) {
-  auto v = s.legal();
-  return {v.begin(), v.end()};
-}
-
 bool has(const std::set<std::string>& s, const std::string& m) { return s.count(m) > 0; }
-
-std::string illegal_reason(Session& s, const std::string& move) {
-  try {
-    s.play(move);
-  } catch (const GameError& e) {
-    EXPECT_EQ(e.kind(), ErrorKind::illegal);
-    return e.what();
-  }
-  ADD_FAILURE() << move << " was accepted";
-  return "";
-}
 
 // --- The board ---------------------------------------------------------------------------------------
 

@@ -1,0 +1,31 @@
+// Helpers shared by the games' rule tests (gtest only; not part of any library).
+#pragma once
+
+#include "core/session.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+namespace tabula::testing {
+
+// The legal moves as a set of strings.
+inline std::set<std::string> legal_set(const Session& s) {
+  auto v = s.legal();
+  return {v.begin(), v.end()};
+}
+
+// Plays `move`, expecting it to be refused as illegal; returns the reason (and fails the test if accepted).
+inline std::string illegal_reason(Session& s, const std::string& move) {
+  try {
+    s.play(move);
+  } catch (const GameError& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::illegal);
+    return e.what();
+  }
+  ADD_FAILURE() << move << " was accepted";
+  return "";
+}
+
+}  // namespace tabula::testing
