@@ -156,13 +156,9 @@ json Facet::observation_json(Player) const { return state_json(); }
 
 std::unique_ptr<Facet> Facet::from_state(const json& state) {
   if (!state.is_object()) fail(ErrorKind::bad_request, "state must be an object");
-  static const char* known[] = {"game",    "options", "phase",  "to_move",    "ply",       "board",
-                                "result",  "terrain", "badges", "coronation", "draw_offer"};
-  for (auto it = state.begin(); it != state.end(); ++it) {
-    bool ok = false;
-    for (const char* k : known) ok = ok || it.key() == k;
-    if (!ok) fail(ErrorKind::bad_request, "unknown state field \"" + it.key() + "\"");
-  }
+  require_known_fields(state, {"game", "options", "phase", "to_move", "ply", "board", "result", "terrain", "badges",
+                               "coronation", "draw_offer"},
+                       "state field");
   if (const json* g = find_field(state, "game"); g && *g != "facet") fail(ErrorKind::bad_request, "state.game must be \"facet\"");
   const json* o = find_field(state, "options");
   auto g = std::make_unique<Facet>(Options::from_json(o ? *o : json(nullptr)));
