@@ -54,6 +54,17 @@ bool Game::offer_stands(std::string_view, Player) const { return false; }
 
 std::unique_ptr<Game> Game::sample_world(Player, Rng&) const { return clone(); }
 
+json common_state_json(const Game& g, json options, json board) {
+  const Result* r = g.result();
+  return json{{"game", std::string(g.kind())},
+              {"options", std::move(options)},
+              {"phase", phase_name(g.phase())},
+              {"to_move", g.to_move()},
+              {"ply", g.ply()},
+              {"board", std::move(board)},
+              {"result", r ? r->to_json() : json(nullptr)}};
+}
+
 const GameKind& game_kind(std::string_view name) {
   for (const GameKind& k : game_kinds())
     if (k.name == name) return k;

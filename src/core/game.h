@@ -136,6 +136,10 @@ struct GameKind {
   std::vector<std::string> arrangements = {};
 };
 
+// The fields every game's state and observation have (notation.md: game, options, phase, to_move, ply,
+// board, result), read from `g` as it stands; each game adds its own fields to the object returned.
+json common_state_json(const Game& g, json options, json board);
+
 // Every registered game (src/games/registry.cpp), and one by name (GameError(not_found) if unknown).
 const std::vector<GameKind>& game_kinds();
 const GameKind& game_kind(std::string_view name);

@@ -7,6 +7,15 @@
 
 namespace tabula {
 
+// One step of splitmix64 (it seeds Rng). constexpr, so games make their Zobrist keys at compile time by
+// drawing them in order from a seed of their own.
+constexpr uint64_t splitmix64(uint64_t& state) {
+  uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
 class Rng {
  public:
   explicit Rng(uint64_t seed = 0) { reseed(seed); }

@@ -15,24 +15,18 @@ struct Keys {
   std::array<std::array<uint64_t, 4>, 2> coronation{};
   uint64_t black_to_move = 0;
 };
-constexpr uint64_t splitmix(uint64_t& s) {
-  uint64_t z = (s += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
 constexpr Keys make_keys() {
   Keys k;
   uint64_t s = 0x4641434554303031ULL;
   for (auto& row : k.stone)
-    for (auto& v : row) v = splitmix(s);
+    for (auto& v : row) v = splitmix64(s);
   for (auto& row : k.tile)
-    for (auto& v : row) v = splitmix(s);
+    for (auto& v : row) v = splitmix64(s);
   for (auto& row : k.badge)
-    for (auto& v : row) v = splitmix(s);
+    for (auto& v : row) v = splitmix64(s);
   for (auto& row : k.coronation)
-    for (auto& v : row) v = splitmix(s);
-  k.black_to_move = splitmix(s);
+    for (auto& v : row) v = splitmix64(s);
+  k.black_to_move = splitmix64(s);
   return k;
 }
 constexpr Keys kKeys = make_keys();

@@ -136,19 +136,13 @@ json Facet::state_json() const {
     if (tile_at(sq) != kField) terrain[square_name(sq)] = std::string(1, tile_letter(tile_at(sq)));
     if (badge_at(sq) != kField) badges[square_name(sq)] = std::string(1, tile_letter(badge_at(sq)));
   }
-  const Result* r = result();
-  return json{{"game", "facet"},
-              {"options", options_.to_json()},
-              {"phase", phase_name(phase_)},
-              {"to_move", to_move_},
-              {"ply", ply_},
-              {"board", board},
-              {"result", r ? r->to_json() : json(nullptr)},
-              {"terrain", terrain},
-              {"badges", badges},
-              {"coronation", coronation_.player < 0 ? json(nullptr)
-                                                    : json{{"player", coronation_.player}, {"plies", coronation_.plies}}},
-              {"draw_offer", draw_offer_ < 0 ? json(nullptr) : json(draw_offer_)}};
+  json state = common_state_json(*this, options_.to_json(), std::move(board));
+  state["terrain"] = std::move(terrain);
+  state["badges"] = std::move(badges);
+  state["coronation"] = coronation_.player < 0 ? json(nullptr)
+                                               : json{{"player", coronation_.player}, {"plies", coronation_.plies}};
+  state["draw_offer"] = draw_offer_ < 0 ? json(nullptr) : json(draw_offer_);
+  return state;
 }
 
 // Without fog nothing is hidden: every viewer sees the state.

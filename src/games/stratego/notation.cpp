@@ -148,18 +148,12 @@ json Stratego::observation_json(Player viewer) const {
   json ready = json::array();
   for (Player p = 0; p < 2; ++p)
     if (ready_[static_cast<size_t>(p)]) ready.push_back(p);
-  const Result* r = result();
-  return json{{"game", "stratego"},
-              {"options", options_.to_json()},
-              {"phase", phase_name(phase_)},
-              {"to_move", to_move_},
-              {"ply", ply_},
-              {"board", board},
-              {"result", r ? r->to_json() : json(nullptr)},
-              {"revealed", sorted(std::move(revealed))},
-              {"moved", sorted(std::move(moved))},
-              {"ready", ready},
-              {"captured", captured}};
+  json state = common_state_json(*this, options_.to_json(), std::move(board));
+  state["revealed"] = sorted(std::move(revealed));
+  state["moved"] = sorted(std::move(moved));
+  state["ready"] = std::move(ready);
+  state["captured"] = std::move(captured);
+  return state;
 }
 
 namespace {

@@ -108,16 +108,10 @@ json Tigadi::state_json() const {
   for (int side = 0; side < 2; ++side)
     for (Mask b = pos_.board[side]; b; b &= b - 1)
       board[std::string(point_name(__builtin_ctz(b)))] = std::to_string(side) + "G";
-  const Result* r = result();
-  return json{{"game", "tigadi"},
-              {"options", json::object()},
-              {"phase", phase_name(phase())},
-              {"to_move", pos_.to_move},
-              {"ply", pos_.ply},
-              {"board", board},
-              {"result", r ? r->to_json() : json(nullptr)},
-              {"in_hand", {pos_.in_hand[0], pos_.in_hand[1]}},
-              {"quiet_plies", pos_.quiet_plies}};
+  json state = common_state_json(*this, json::object(), std::move(board));
+  state["in_hand"] = {pos_.in_hand[0], pos_.in_hand[1]};
+  state["quiet_plies"] = pos_.quiet_plies;
+  return state;
 }
 
 void Tigadi::check_options(const json& options) {
