@@ -34,6 +34,8 @@ const json& Event::view_for(Player viewer, int num_players) const {
   return i < views.size() ? views[i] : views.back();
 }
 
+Event over_event(const Result& r) { return Event{json{{"type", "over"}, {"result", r.to_json()}}, {}}; }
+
 std::string Game::explain_illegal(std::string_view text) const {
   return "\"" + std::string(text) + "\" is not a legal move now";
 }

@@ -69,6 +69,8 @@ struct Event {
   const json& view_for(Player viewer, int num_players) const;  // null json: hidden from viewer
 };
 using EventLog = std::vector<Event>;
+// The `over` event every game ends with: {"type":"over","result":…}, the same for every viewer.
+Event over_event(const Result& r);
 
 class Game {
  public:

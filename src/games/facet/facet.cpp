@@ -213,7 +213,7 @@ void Facet::apply(Move m, EventLog* events) {
   judge_after_ply(me, taken != kEmpty && is_monarch(taken), taken != kEmpty && !is_monarch(taken));
   if (end_ != End::none) {
     phase_ = Phase::over;
-    if (events) events->push_back(Event{json{{"type", "over"}, {"result", result()->to_json()}}, {}});
+    if (events) events->push_back(over_event(*result()));
   }
 }
 
@@ -298,7 +298,7 @@ void Facet::offer(Player p, std::string_view what, EventLog* events) {
       end_ = End::agreement;
       phase_ = Phase::over;
       undo_.clear();  // not undoable
-      if (events) events->push_back(Event{json{{"type", "over"}, {"result", result()->to_json()}}, {}});
+      if (events) events->push_back(over_event(*result()));
     }
   } else {
     fail(ErrorKind::conflict, "FACET has no \"" + std::string(what) + "\" offers: draw, accept, decline or resign");
@@ -315,7 +315,7 @@ void Facet::end_with(const Result& r, EventLog* events) {
   phase_ = Phase::over;
   draw_offer_ = -1;
   undo_.clear();  // not undoable
-  if (events) events->push_back(Event{json{{"type", "over"}, {"result", r.to_json()}}, {}});
+  if (events) events->push_back(over_event(r));
 }
 
 const Result* Facet::result() const {

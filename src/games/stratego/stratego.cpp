@@ -94,7 +94,7 @@ void Stratego::setup(Player p, const json& placement, EventLog* events) {
   if (events) events->push_back(Event{json{{"type", "setup"}, {"player", p}}, {}});
   if (ready_[0] && ready_[1]) {
     begin_play();
-    if (events && end_ != End::none) events->push_back(Event{json{{"type", "over"}, {"result", result()->to_json()}}, {}});
+    if (events && end_ != End::none) events->push_back(over_event(*result()));
   }
 }
 
@@ -298,7 +298,7 @@ void Stratego::apply(Move m, EventLog* events) {
   }
   if (end_ != End::none) phase_ = Phase::over;
   if (events && end_ != End::none)
-    events->push_back(Event{json{{"type", "over"}, {"result", result()->to_json()}}, {}});
+    events->push_back(over_event(*result()));
 }
 
 void Stratego::judge_turn_start() {
@@ -341,7 +341,7 @@ void Stratego::end_with(const Result& r, EventLog* events) {
   end_ = End::forced;
   phase_ = Phase::over;
   undo_.clear();  // not undoable
-  if (events) events->push_back(Event{json{{"type", "over"}, {"result", r.to_json()}}, {}});
+  if (events) events->push_back(over_event(r));
 }
 
 const Result* Stratego::result() const {

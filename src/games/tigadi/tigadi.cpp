@@ -131,7 +131,7 @@ void Tigadi::apply(Move m, EventLog* events) {
       pos_.outcome = Position::kDrawQuiet;
   }
   if (events && pos_.outcome != Position::kOn)
-    events->push_back(Event{json{{"type", "over"}, {"result", result()->to_json()}}, {}});
+    events->push_back(over_event(*result()));
 }
 
 void Tigadi::undo() {
@@ -145,7 +145,7 @@ void Tigadi::end_with(const Result& r, EventLog* events) {
   forced_ = true;
   forced_result_ = r;
   undo_.clear();  // an imposed end is not a move: nothing before it can be undone
-  if (events) events->push_back(Event{json{{"type", "over"}, {"result", r.to_json()}}, {}});
+  if (events) events->push_back(over_event(r));
 }
 
 uint64_t Tigadi::hash() const {
