@@ -1,5 +1,6 @@
 // The catalogue of games. A new game adds its one entry here and its own folder; nothing else changes.
 #include "core/game.h"
+#include "games/facet/facet.h"
 #include "games/stratego/stratego.h"
 #include "games/tigadi/tigadi.h"
 
@@ -30,6 +31,17 @@ const std::vector<GameKind>& game_kinds() {
           },
           [](const json& state) -> std::unique_ptr<Game> { return stratego::Stratego::from_state(state); },
           stratego::Stratego::named_arrangements(),
+      },
+      GameKind{
+          "facet",
+          "FACET",
+          {2},
+          facet::Options{}.to_json(),
+          {1, 2, 3, 4, 5},
+          [](const json& options) -> std::unique_ptr<Game> {
+            return std::make_unique<facet::Facet>(facet::Options::from_json(options));
+          },
+          [](const json& state) -> std::unique_ptr<Game> { return facet::Facet::from_state(state); },
       },
   };
   return kinds;
