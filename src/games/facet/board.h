@@ -92,6 +92,28 @@ constexpr Geometry make_geometry() {
 }
 inline constexpr Geometry kGeometry = make_geometry();
 
+// A set of squares, bit `sq` for square sq (81 of 128 bits): fog's sight.
+using SquareSet = unsigned __int128;
+constexpr SquareSet square_bit(int sq) { return SquareSet{1} << sq; }
+constexpr bool contains(SquareSet set, int sq) { return ((set >> sq) & 1) != 0; }
+
+// Fog sight (rulings.md): the squares within Chebyshev distance 2 (an agent) or 3 (the Monarch) of a square,
+// the square itself included.
+struct SightMasks {
+  std::array<SquareSet, kSquares> agent{};
+  std::array<SquareSet, kSquares> monarch{};
+};
+constexpr SightMasks make_sight_masks() {
+  SightMasks m;
+  for (int a = 0; a < kSquares; ++a)
+    for (int b = 0; b < kSquares; ++b) {
+      if (chebyshev(a, b) <= 2) m.agent[static_cast<size_t>(a)] |= square_bit(b);
+      if (chebyshev(a, b) <= 3) m.monarch[static_cast<size_t>(a)] |= square_bit(b);
+    }
+  return m;
+}
+inline constexpr SightMasks kSight = make_sight_masks();
+
 static_assert(kGeometry.knight_count[0] == 2 && kGeometry.knight_count[square_of(4, 5)] == 8);
 static_assert(kGeometry.king_count[0] == 3 && kGeometry.king_count[square_of(4, 5)] == 8);
 static_assert(kGeometry.ray_len[0][0] == 8 && kGeometry.ray_len[0][4] == 8 && kGeometry.ray_len[0][2] == 0);

@@ -42,17 +42,21 @@ uint64_t coronation_key(const Coronation& c) {
 
 Facet::Facet(const Options& options) : options_(options) {
   terrain_ = options_.random_layout ? random_layout(options_.seed) : classic_layout();
+  start_terrain_ = terrain_;
   board_ = starting_stones();
   for (int sq = 0; sq < kSquares; ++sq) {
     if (terrain_[static_cast<size_t>(sq)] == kThrone) thrones_.push_back(sq);
     const uint8_t s = board_[static_cast<size_t>(sq)];
     if (s != kEmpty && !is_monarch(s)) ++agents_[static_cast<size_t>(owner_of(s))];
   }
-  hash_ = compute_hash();
+  if (options_.fog) start_fog();
+  hash_ = core_hash();
   undo_.reserve(256);
 }
 
-uint64_t Facet::compute_hash() const {
+uint64_t Facet::compute_hash() const { return options_.fog ? core_hash() ^ sight_key() : core_hash(); }
+
+uint64_t Facet::core_hash() const {
   uint64_t h = 0;
   for (int sq = 0; sq < kSquares; ++sq) {
     h ^= stone_key(sq, board_[static_cast<size_t>(sq)]);
@@ -85,11 +89,11 @@ void Facet::set_badge(int sq, int tile) {
 // The destinations a tile grants the stone on `from`: steps and leaps skip own stones, slides stop before
 // an own stone and on an enemy one (sliders are blocked by any stone; the Gate leaps over everything).
 template <class F>
-bool Facet::for_each_tile_target(int from, int tile, F&& f) const {
+bool Facet::for_each_tile_target(const Stones& board, int from, int tile, F&& f) const {
   const size_t s = static_cast<size_t>(from);
-  const int me = owner_of(board_[s]);
+  const int me = owner_of(board[s]);
   auto visit = [&](int to) -> int {  // 0 empty (go on), 1 enemy (stop after), 2 own (stop before), 3 stopped
-    const uint8_t there = board_[static_cast<size_t>(to)];
+    const uint8_t there = board[static_cast<size_t>(to)];
     if (there != kEmpty && owner_of(there) == me) return 2;
     if (f(to, there != kEmpty)) return 3;
     return there != kEmpty ? 1 : 0;
@@ -119,12 +123,12 @@ bool Facet::for_each_tile_target(int from, int tile, F&& f) const {
 }
 
 template <class F>
-bool Facet::for_each_target(int from, F&& f) const {
-  const uint8_t s = board_[static_cast<size_t>(from)];
-  if (is_monarch(s)) return for_each_tile_target(from, kField, f);  // the Monarch ignores terrain
+bool Facet::for_each_target(const Stones& board, int from, F&& f) const {
+  const uint8_t s = board[static_cast<size_t>(from)];
+  if (is_monarch(s)) return for_each_tile_target(board, from, kField, f);  // the Monarch ignores terrain
   const int tile = terrain_[static_cast<size_t>(from)];
   const int badge = badge_[static_cast<size_t>(from)];
-  if (badge == kField || badge == tile) return for_each_tile_target(from, tile, f);
+  if (badge == kField || badge == tile) return for_each_tile_target(board, from, tile, f);
   // Momentum: the union of the tile's move and the badge's, each destination once.
   uint64_t seen[2] = {0, 0};
   auto mark = [&](int to) {
@@ -134,15 +138,28 @@ bool Facet::for_each_target(int from, F&& f) const {
     w |= bit;
     return fresh;
   };
-  if (for_each_tile_target(from, tile, [&](int to, bool capture) { return mark(to) && f(to, capture); })) return true;
-  return for_each_tile_target(from, badge, [&](int to, bool capture) { return mark(to) && f(to, capture); });
+  if (for_each_tile_target(board, from, tile, [&](int to, bool capture) { return mark(to) && f(to, capture); })) return true;
+  return for_each_tile_target(board, from, badge, [&](int to, bool capture) { return mark(to) && f(to, capture); });
+}
+
+// Under fog a player moves on the board as it sees it: unseen squares (ghosts too) count as empty.
+const Stones& Facet::board_for(Player p, Stones& scratch) const {
+  if (!options_.fog) return board_;
+  const SquareSet sight = fog_[static_cast<size_t>(p)].sight;
+  for (int sq = 0; sq < kSquares; ++sq) {
+    const uint8_t s = board_[static_cast<size_t>(sq)];
+    scratch[static_cast<size_t>(sq)] = s != kEmpty && (owner_of(s) == p || contains(sight, sq)) ? s : kEmpty;
+  }
+  return scratch;
 }
 
 bool Facet::has_legal_move(Player p) const {
+  Stones scratch;
+  const Stones& board = board_for(p, scratch);
   for (int sq = 0; sq < kSquares; ++sq) {
-    const uint8_t s = board_[static_cast<size_t>(sq)];
+    const uint8_t s = board[static_cast<size_t>(sq)];
     if (s == kEmpty || owner_of(s) != p) continue;
-    if (for_each_target(sq, [](int, bool) { return true; })) return true;
+    if (for_each_target(board, sq, [](int, bool) { return true; })) return true;
   }
   return false;
 }
@@ -150,10 +167,12 @@ bool Facet::has_legal_move(Player p) const {
 void Facet::legal_moves(MoveList& out) const {
   out.clear();
   if (phase_ != Phase::play) return;
+  Stones scratch;
+  const Stones& board = board_for(to_move_, scratch);
   for (int sq = 0; sq < kSquares; ++sq) {
-    const uint8_t s = board_[static_cast<size_t>(sq)];
+    const uint8_t s = board[static_cast<size_t>(sq)];
     if (s == kEmpty || owner_of(s) != to_move_) continue;
-    for_each_target(sq, [&](int to, bool capture) {
+    for_each_target(board, sq, [&](int to, bool capture) {
       out.push(FacetMove::make(sq, to, capture));
       return false;
     });
@@ -161,15 +180,22 @@ void Facet::legal_moves(MoveList& out) const {
 }
 
 void Facet::apply(Move m, EventLog* events) {
-  const int from = FacetMove::from(m), to = FacetMove::to(m);
+  const int from = FacetMove::from(m);
+  // Under fog the move was chosen on the mover's view; a slide stops on a hidden enemy in its path (bump).
+  const int to = options_.fog ? stopped_square(from, FacetMove::to(m)) : FacetMove::to(m);
   const Player me = to_move_, them = 1 - me;
   const uint8_t s = board_[static_cast<size_t>(from)];
   const uint8_t taken = board_[static_cast<size_t>(to)];
   const int left = terrain_[static_cast<size_t>(from)];
-  undo_.push_back(Undo{m, taken, static_cast<uint8_t>(left), badge_, coronation_, draw_offer_, end_, winner_, hash_});
+  undo_.push_back(Undo{m, static_cast<uint8_t>(to), taken, static_cast<uint8_t>(left), badge_, coronation_, draw_offer_,
+                       end_, winner_, hash_});
+  if (options_.fog) fog_undo_.push_back(fog_);
+  const size_t first_event = events ? events->size() : 0;
 
   if (events) {
-    events->push_back(Event{json{{"type", "move"}, {"player", me}, {"from", square_name(from)}, {"to", square_name(to)}}, {}});
+    json move{{"type", "move"}, {"player", me}, {"from", square_name(from)}, {"to", square_name(to)}};
+    if (to != FacetMove::to(m)) move["bump"] = true;
+    events->push_back(Event{std::move(move), {}});
     if (taken != kEmpty)
       events->push_back(Event{json{{"type", "capture"},
                                    {"square", square_name(to)},
@@ -210,6 +236,11 @@ void Facet::apply(Move m, EventLog* events) {
   ++ply_;
   to_move_ = static_cast<uint8_t>(them);
   hash_ ^= kKeys.black_to_move;
+  if (options_.fog) {
+    const SquareSet before = fog_[static_cast<size_t>(them)].sight;
+    see_after_ply(me, from, to, taken != kEmpty);
+    if (events) conceal(*events, first_event, me, from, to, before);
+  }
   judge_after_ply(me, taken != kEmpty && is_monarch(taken), taken != kEmpty && !is_monarch(taken));
   if (end_ != End::none) {
     phase_ = Phase::over;
@@ -260,7 +291,11 @@ void Facet::judge_after_ply(Player mover, bool took_monarch, bool took_agent) {
 void Facet::undo() {
   const Undo u = undo_.back();
   undo_.pop_back();
-  const int from = FacetMove::from(u.move), to = FacetMove::to(u.move);
+  const int from = FacetMove::from(u.move), to = u.stopped;
+  if (options_.fog) {
+    fog_ = fog_undo_.back();
+    fog_undo_.pop_back();
+  }
   --ply_;
   to_move_ = static_cast<uint8_t>(1 - to_move_);
   board_[static_cast<size_t>(from)] = board_[static_cast<size_t>(to)];
@@ -298,6 +333,7 @@ void Facet::offer(Player p, std::string_view what, EventLog* events) {
       end_ = End::agreement;
       phase_ = Phase::over;
       undo_.clear();  // not undoable
+      fog_undo_.clear();
       if (events) events->push_back(over_event(*result()));
     }
   } else {
@@ -315,6 +351,7 @@ void Facet::end_with(const Result& r, EventLog* events) {
   phase_ = Phase::over;
   draw_offer_ = -1;
   undo_.clear();  // not undoable
+  fog_undo_.clear();
   if (events) events->push_back(over_event(r));
 }
 

@@ -1,9 +1,10 @@
 // FACET (shared/rules/facet.txt, shared/spec/rulings.md FACET): stones move by the tile they stand on,
 // the Monarch steps; regicide, elimination, coronation, stalemate and draw offers end the game. Modes:
-// terrain decay and momentum (fog is refused for now: "fog is not implemented yet").
+// terrain decay, momentum and fog of war (with or without decay).
 //
-// Files: board.h geometry, facet.cpp rules, notation.cpp strings/options/JSON, layout.cpp the layouts,
-// evaluation.cpp the AI's evaluation.
+// Files: board.h geometry, facet.cpp rules, fog.cpp what each player sees and remembers under fog (and the
+// AI's worlds drawn from it), notation.cpp strings/options/JSON, layout.cpp the layouts, evaluation.cpp the
+// AI's evaluation.
 #pragma once
 
 #include "core/game.h"
@@ -19,9 +20,9 @@ struct Options {
   uint64_t seed = 0;           // the random layout's seed
   bool decay = false;
   bool momentum = false;
-  bool fog = false;  // always false: fog is refused until it is implemented
+  bool fog = false;
 
-  // GameError(bad_request) on unknown keys or modes, bad values, momentum with decay or fog, and fog.
+  // GameError(bad_request) on unknown keys or modes, bad values, and momentum with decay or fog.
   static Options from_json(const json& options);
   json to_json() const;
 };
@@ -43,6 +44,7 @@ struct FacetMove {
 };
 
 using Terrain = std::array<uint8_t, kSquares>;
+using Stones = std::array<uint8_t, kSquares>;
 
 // The layouts (layout.cpp): the classic one as rulings.md draws it, and the seeded random one.
 Terrain classic_layout();
@@ -85,7 +87,12 @@ class Facet final : public Game {
   json state_json() const override;
   json observation_json(Player viewer) const override;
   int evaluate() const override;
-  uint64_t hash() const override { return hash_; }
+  // Under fog the side to move's moves depend on its sight, which a capture can widen for one ply, so the
+  // sight is part of the position.
+  uint64_t hash() const override { return options_.fog ? hash_ ^ sight_key() : hash_; }
+  // Under fog: the enemy's unseen stones dealt over squares the viewer cannot see, from its memory (ghosts)
+  // and the number of stones it knows the enemy has; the viewer's own memory kept. Else a copy.
+  std::unique_ptr<Game> sample_world(Player viewer, Rng& rng) const override;
 
   // A game from notation.md's state; fields left out take their initial values.
   static std::unique_ptr<Facet> from_state(const json& state);
@@ -99,11 +106,14 @@ class Facet final : public Game {
   int draw_offer() const { return draw_offer_; }  // -1: none
   int agents(Player p) const { return agents_[static_cast<size_t>(p)]; }
   uint64_t compute_hash() const;  // from scratch; equals hash() (tests)
+  // Fog: whether p sees sq now (own stones, sight radii, Thrones, squares of a loss this ply).
+  bool sees(Player p, int sq) const { return contains(fog_[static_cast<size_t>(p)].sight, sq); }
 
  private:
   enum class End : uint8_t { none, regicide, elimination, coronation, stalemate, agreement, forced };
   struct Undo {
     Move move;
+    uint8_t stopped;  // where the stone really stopped (differs from the move's square after a bump)
     uint8_t captured;
     uint8_t from_tile;
     std::array<uint8_t, kSquares> badges;  // momentum only (else unused)
@@ -114,12 +124,34 @@ class Facet final : public Game {
     uint64_t hash;
   };
 
-  // Calls f(to, capture) for every destination of the stone on `from`; stops when f returns true.
+  // What one player has seen under fog.
+  struct FogView {
+    SquareSet sight = 0;  // squares in sight at the end of the last ply
+    Stones seen{};        // the enemy stone last seen on each square (kEmpty: none)
+    Terrain terrain{};    // each square's tile as last seen
+  };
+
+  // Calls f(to, capture) for every destination of the stone on `from` on `board` (the true board, or a
+  // player's view of it under fog); stops when f returns true.
   template <class F>
-  bool for_each_target(int from, F&& f) const;
+  bool for_each_target(const Stones& board, int from, F&& f) const;
   template <class F>
-  bool for_each_tile_target(int from, int tile, F&& f) const;
+  bool for_each_tile_target(const Stones& board, int from, int tile, F&& f) const;
   bool has_legal_move(Player p) const;
+  // The board as p may know it: own stones, and enemy stones only where p sees (fog); else the board.
+  const Stones& board_for(Player p, Stones& scratch) const;
+  // fog.cpp
+  SquareSet sight_of(Player p) const;  // from the stones as they stand
+  void look(Player p, SquareSet sight);  // sees `sight` now: memory of stones and terrain updated
+  void start_fog();                      // every player has just seen the whole board
+  int stopped_square(int from, int to) const;  // a slide stops on the first (hidden) enemy in its path
+  // After a ply by `mover` from `from` to `to` (taking a stone or not): both players look (rulings.md).
+  void see_after_ply(Player mover, int from, int to, bool took);
+  // Gives each event from `first` on its per-viewer views; `before` is the opponent's sight before the ply.
+  void conceal(EventLog& events, size_t first, Player mover, int from, int to, SquareSet before) const;
+  uint64_t sight_key() const;
+  uint64_t core_hash() const;  // without the fog sight
+  json fog_observation(Player viewer) const;
   void judge_after_ply(Player mover, bool took_monarch, bool took_agent);
   void set_badge(int sq, int tile);
   void place_stone(int sq, uint8_t s);
@@ -142,6 +174,10 @@ class Facet final : public Game {
   mutable Result result_cache_;
   uint64_t hash_ = 0;
   std::vector<Undo> undo_;
+  // Fog only.
+  std::array<FogView, 2> fog_{};
+  std::vector<std::array<FogView, 2>> fog_undo_;
+  Terrain start_terrain_{};  // what spectators see of the terrain
 };
 
 }  // namespace tabula::facet

@@ -165,6 +165,14 @@ class Reference {
   }
 
   const std::map<std::string, std::string>& board() const { return board_; }
+  int to_move() const { return to_move_; }
+  // The position as a state JSON of the fields the fog reference reads.
+  json state() const {
+    json b = json::object();
+    for (const auto& [sq, pc] : board_) b[sq] = pc;
+    return json{{"board", b}, {"terrain", terrain_json()}, {"badges", badges_json()}, {"to_move", to_move_},
+                {"coronation", coronation_json()}, {"options", {{"modes", json::array()}}}};
+  }
   json terrain_json() const {
     json t = json::object();
     for (const auto& [sq, c] : terrain_)
@@ -222,8 +230,197 @@ Move choose(const Facet& g, const MoveList& moves, Rng& rng, int taste) {
   return m;
 }
 
-// Every mode combination the options allow (fog is refused for now).
+// The full-information mode combinations, and with fog every combination the options allow.
 const json kModeSets[] = {json::array(), json{"decay"}, json{"momentum"}};
+const json kAllModeSets[] = {json::array(), json{"decay"}, json{"momentum"}, json{"fog"}, json{"decay", "fog"}};
+
+// --- Fog, the plain way -----------------------------------------------------------------------------------
+// Sight, memory and views per the Fog ruling, in strings and sets, from the true state after each ply.
+
+struct FogReference {
+  std::set<std::string> sight[2];
+  std::map<std::string, std::string> seen[2];  // square -> enemy stone last seen there
+  std::map<std::string, char> terrain[2];      // square -> tile last seen
+
+  static char tile_in(const json& st, const std::string& sq) {
+    return st.at("terrain").contains(sq) ? st.at("terrain").at(sq).get<std::string>()[0] : 'F';
+  }
+  static std::set<std::string> sight_of(const json& st, int p) {
+    std::set<std::string> out;
+    for (auto it = st.at("board").begin(); it != st.at("board").end(); ++it) {
+      const std::string pc = *it;
+      if (pc[0] != '0' + p) continue;
+      const int radius = pc[1] == 'M' ? 3 : 2, f0 = it.key()[0] - 'a', r0 = it.key()[1] - '0';
+      for (int f = f0 - radius; f <= f0 + radius; ++f)
+        for (int r = r0 - radius; r <= r0 + radius; ++r)
+          if (f >= 0 && f < 9 && r >= 1 && r <= 9) out.insert(Reference::name(f, r));
+    }
+    for (auto it = st.at("terrain").begin(); it != st.at("terrain").end(); ++it)
+      if (*it == "C") out.insert(it.key());
+    return out;
+  }
+  void look(const json& st, int p, const std::set<std::string>& squares) {
+    sight[p] = squares;
+    for (const std::string& sq : squares) {
+      const std::string pc = st.at("board").value(sq, "");
+      if (!pc.empty() && pc[0] != '0' + p) seen[p][sq] = pc;
+      else seen[p].erase(sq);
+      terrain[p][sq] = tile_in(st, sq);
+    }
+  }
+  explicit FogReference(const json& st) {
+    std::set<std::string> all;
+    for (int f = 0; f < 9; ++f)
+      for (int r = 1; r <= 9; ++r) all.insert(Reference::name(f, r));
+    for (int p = 0; p < 2; ++p) {
+      look(st, p, all);
+      sight[p] = sight_of(st, p);
+    }
+  }
+  // Where a move chosen on the view really stops on the true board `st` (before the ply).
+  static std::string stop(const json& st, const std::string& from, const std::string& to) {
+    const char t = tile_in(st, from);
+    if (st.at("board").at(from).get<std::string>()[1] == 'M' || t == 'F' || t == 'G') return to;
+    const int df = (to[0] > from[0]) - (to[0] < from[0]), dr = (to[1] > from[1]) - (to[1] < from[1]);
+    for (std::string sq = Reference::name(from[0] - 'a' + df, from[1] - '0' + dr); sq != to;
+         sq = Reference::name(sq[0] - 'a' + df, sq[1] - '0' + dr))
+      if (st.at("board").contains(sq)) return sq;
+    return to;
+  }
+  void after_ply(const json& st, int mover, const std::string& from, const std::string& to, bool took) {
+    const int victim = 1 - mover;
+    const std::set<std::string> before = sight[victim];
+    look(st, mover, sight_of(st, mover));
+    terrain[mover][from] = tile_in(st, from);
+    std::set<std::string> s = sight_of(st, victim);
+    if (took) {
+      s.insert(to);
+      if (before.count(from)) s.insert(from);
+    }
+    look(st, victim, s);
+  }
+  // The observation's fog fields for p, and p's view board as a state the plain Reference can move on.
+  json board(const json& st, int p) const {
+    json b = json::object();
+    for (auto it = st.at("board").begin(); it != st.at("board").end(); ++it)
+      if (it->get<std::string>()[0] == '0' + p || sight[p].count(it.key())) b[it.key()] = *it;
+    return b;
+  }
+  json visible(int p) const { return json(std::vector<std::string>(sight[p].begin(), sight[p].end())); }
+  json ghosts(int p) const {
+    json g = json::object();
+    for (const auto& [sq, pc] : seen[p])
+      if (!sight[p].count(sq)) g[sq] = pc;
+    return g;
+  }
+  json terrain_json(int p) const {
+    json t = json::object();
+    for (const auto& [sq, c] : terrain[p])
+      if (c != 'F') t[sq] = std::string(1, c);
+    return t;
+  }
+};
+
+// perft under fog, the plain way: moves on the mover's view, played where they really stop.
+uint64_t reference_fog_perft(const Reference& truth, const FogReference& fog, int depth) {
+  if (depth == 0) return 1;
+  const json st = truth.state();
+  const int me = truth.to_move();
+  json view = st;
+  view["board"] = fog.board(st, me);
+  uint64_t n = 0;
+  for (const std::string& m : Reference(view).legal()) {
+    if (depth == 1) {
+      ++n;
+      continue;
+    }
+    const std::string from = m.substr(0, 2), to = FogReference::stop(st, from, m.substr(3, 2));
+    Reference next = truth;
+    if (!next.play(from + "-" + to).empty()) continue;
+    FogReference seen = fog;
+    seen.after_ply(next.state(), me, from, to, st.at("board").contains(to));
+    n += reference_fog_perft(next, seen, depth - 1);
+  }
+  return n;
+}
+
+// A seeded random fog game checked at every ply against the plain Reference (truth) and FogReference (sight
+// and memory): the engine's legal moves are the plain moves on the mover's view; each player's observation
+// (board, visible, ghosts, terrain) is the reference's; no observation holds an enemy stone outside `visible`;
+// the opponent's view of a move shows `from`/`to` exactly as the ruling says; where the stone really stopped
+// (bumps) agrees; the truth after the ply agrees; undo is exact and the hash matches a fresh count.
+void play_checked_fog_game(uint64_t seed, const json& options, int max_plies, std::map<std::string, int>& reasons,
+                           int& bumps) {
+  Rng rng(seed);
+  Facet g(Options::from_json(options));
+  Reference ref(g.state_json());
+  FogReference fog(g.state_json());
+  MoveList moves;
+  int plies = 0;
+  std::string ref_end;
+  while (g.phase() == Phase::play && plies < max_plies) {
+    const json st = g.state_json();
+    const int me = g.to_move();
+    for (int p = 0; p < 2; ++p) {
+      const json obs = g.observation_json(p);
+      ASSERT_EQ(obs.at("board"), fog.board(st, p)) << "seed " << seed << " ply " << plies << " player " << p;
+      ASSERT_EQ(obs.at("visible"), fog.visible(p)) << "seed " << seed << " ply " << plies << " player " << p;
+      ASSERT_EQ(obs.at("ghosts"), fog.ghosts(p)) << "seed " << seed << " ply " << plies << " player " << p;
+      ASSERT_EQ(obs.at("terrain"), fog.terrain_json(p)) << "seed " << seed << " ply " << plies << " player " << p;
+    }
+    json view = st;
+    view["board"] = fog.board(st, me);
+    ASSERT_EQ(legal_move_strings(g), Reference(view).legal()) << "seed " << seed << " ply " << plies;
+    g.legal_moves(moves);
+    const Move m = choose(g, moves, rng, static_cast<int>(seed % 5 % 3));
+    const std::string move = g.move_to_string(m);
+    const std::string from = move.substr(0, 2), to = FogReference::stop(st, from, move.substr(3, 2));
+    if (plies % 5 == 0) {
+      const uint64_t h = g.hash();
+      const json o0 = g.observation_json(0), o1 = g.observation_json(1);
+      g.apply(m);
+      g.undo();
+      ASSERT_EQ(g.state_json(), st);
+      ASSERT_EQ(g.hash(), h);
+      ASSERT_EQ(g.observation_json(0), o0);
+      ASSERT_EQ(g.observation_json(1), o1);
+    }
+    const bool took = st.at("board").contains(to);
+    EventLog events;
+    g.apply(m, &events);
+    ref_end = ref.play(from + "-" + to);
+    ++plies;
+    const json after = g.state_json();
+    fog.after_ply(after, me, from, to, took);
+    if (to != move.substr(3, 2)) ++bumps;
+    ASSERT_EQ(g.hash(), g.compute_hash()) << "seed " << seed << " ply " << plies;
+    ASSERT_EQ(events[0].full.at("to"), to) << "seed " << seed << " ply " << plies;
+    ASSERT_EQ(after.at("board").size(), ref.board().size());
+    for (const auto& [sq, pc] : ref.board()) ASSERT_EQ(after.at("board").at(sq), pc) << "seed " << seed;
+    ASSERT_EQ(after.at("terrain"), ref.terrain_json()) << "seed " << seed << " ply " << plies;
+    ASSERT_EQ(g.phase() == Phase::over, !ref_end.empty()) << "seed " << seed << " ply " << plies;
+    if (g.phase() == Phase::play) {
+      const json& theirs = events[0].view_for(1 - me, 2);
+      if (theirs.is_null()) {
+        ASSERT_FALSE(fog.sight[1 - me].count(to));
+      } else {
+        ASSERT_EQ(theirs.contains("to"), fog.sight[1 - me].count(to) > 0) << "seed " << seed << " ply " << plies;
+        ASSERT_FALSE(theirs.contains("bump"));
+      }
+      for (int p = 0; p < 2; ++p) {  // nothing of the enemy outside sight
+        const json obs = g.observation_json(p);
+        for (auto it = obs.at("board").begin(); it != obs.at("board").end(); ++it)
+          if (it->get<std::string>()[0] != '0' + p) {
+            ASSERT_TRUE(fog.sight[p].count(it.key()));
+          }
+      }
+    }
+  }
+  if (g.phase() == Phase::over) {
+    ASSERT_EQ(g.result()->reason, ref_end);
+    ++reasons[ref_end];
+  }
+}
 
 // --- The tests ------------------------------------------------------------------------------------------
 
@@ -246,6 +443,27 @@ TEST(FacetPerft, FromTheClassicLayoutForModesNoneDecayAndMomentum) {
       EXPECT_EQ(perft(g, depth), expected[i][depth]) << kModeSets[i].dump() << " depth " << depth;
       if (depth <= 3) {
         EXPECT_EQ(reference_perft(ref, depth), expected[i][depth]) << "reference " << kModeSets[i].dump() << " depth " << depth;
+      }
+    }
+  }
+}
+
+// perft under fog counts the moves `legal` lists, on each mover's view (rulings.md): the engine's counts,
+// confirmed by the plain references to depth 3 on every run.
+TEST(FacetPerft, FromTheClassicLayoutUnderFogOnEachMoversView) {
+  const json modes[2] = {json{"fog"}, json{"decay", "fog"}};
+  const uint64_t expected[2][6] = {
+      {1, 40, 1594, 73938, 3415168, 171619414},
+      {1, 40, 1594, 73938, 3415168, 171442326},
+  };
+  for (int i = 0; i < 2; ++i) {
+    Facet g(Options::from_json({{"modes", modes[i]}}));
+    const Reference truth(g.state_json());
+    const FogReference fog(g.state_json());
+    for (int depth = 0; depth <= 4; ++depth) {
+      EXPECT_EQ(perft(g, depth), expected[i][depth]) << modes[i].dump() << " depth " << depth;
+      if (depth <= 3) {
+        EXPECT_EQ(reference_fog_perft(truth, fog, depth), expected[i][depth]) << "reference, depth " << depth;
       }
     }
   }
@@ -320,6 +538,21 @@ TEST(FacetPlayout, RandomGamesAgreeWithTheReferenceAtEveryPly) {
   EXPECT_GT(reasons["coronation"], 0);
 }
 
+TEST(FacetPlayout, RandomFogGamesAgreeWithTheReferenceAtEveryPly) {
+  std::map<std::string, int> reasons;
+  int bumps = 0;
+  for (uint64_t seed = 1; seed <= 80 / kScale; ++seed) {
+    json options = {{"modes", seed % 2 ? json{"fog"} : json{"decay", "fog"}}};
+    if (seed % 3 == 0) options["layout"] = "random", options["seed"] = seed;
+    play_checked_fog_game(seed, options, 300, reasons, bumps);
+    if (HasFatalFailure()) return;
+  }
+  EXPECT_GT(reasons["regicide"], 0);
+  EXPECT_GT(bumps, 0) << "no slide ever met a hidden enemy: the bump rule went unchecked";
+  std::printf("  bumps: %d\n", bumps);
+  for (auto& [r, n] : reasons) std::printf("  %s: %d\n", r.c_str(), n);
+}
+
 // Thousands of whole games, engine only, over every allowed mode combination and both layouts: every game
 // ends by a rule (no move limit in the rules) or reaches the test's cap, a player in play always has a move,
 // undo is exact on a sample of plies, and the ends reached include regicide, elimination and coronation.
@@ -330,7 +563,7 @@ TEST(FacetPlayout, ThousandsOfRandomGamesEndByTheRules) {
   int capped = 0;
   const int games = 3000 / kScale;
   for (int game = 0; game < games; ++game) {
-    json options = {{"modes", kModeSets[game % 3]}};
+    json options = {{"modes", kAllModeSets[game % 5]}};
     if (game % 2) options["layout"] = "random", options["seed"] = rng.next() >> 1;
     Facet g(Options::from_json(options));
     while (g.phase() == Phase::play && g.ply() < 1000) {

@@ -1,8 +1,8 @@
 // One test per rule of shared/rules/facet.txt and the FACET rulings (shared/spec/rulings.md, docs/rulings.md
 // F1…), each on a position built by hand. Test names follow the rule they check.
 //
-// FACET is not registered in the catalogue yet (the lead registers it with the browser board), so the tests
-// drive the game through a small local stand-in for Session: moves by string, refusals as GameError.
+// The tests drive the game through a small local stand-in for Session (moves by string, refusals as
+// GameError); the fog tests in fog_test.cpp use the real Session.
 #include "games/facet/facet.h"
 
 #include <gtest/gtest.h>
@@ -674,14 +674,11 @@ TEST(FacetOptions, MomentumIsNotCombinableWithDecayOrFog) {
   }
 }
 
-TEST(FacetOptions, FogIsRefusedUntilItIsImplemented) {
-  try {
-    Options::from_json({{"modes", {"fog"}}});
-    ADD_FAILURE();
-  } catch (const GameError& e) {
-    EXPECT_EQ(e.kind(), ErrorKind::bad_request);
-    EXPECT_NE(std::string(e.what()).find("fog is not implemented yet"), std::string::npos);
-  }
+TEST(FacetOptions, FogStandsAloneOrWithDecay) {
+  EXPECT_TRUE(Options::from_json({{"modes", {"fog"}}}).fog);
+  const Options both = Options::from_json({{"modes", {"fog", "decay"}}});
+  EXPECT_TRUE(both.fog && both.decay);
+  EXPECT_EQ(both.to_json().at("modes"), json({"decay", "fog"}));
 }
 
 TEST(FacetState, TheStateHasEveryFieldOfTheSchema) {

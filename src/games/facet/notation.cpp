@@ -26,7 +26,6 @@ Options Options::from_json(const json& options) {
   Options o;
   if (options.is_null()) return o;
   if (!options.is_object()) fail(ErrorKind::bad_request, "options must be an object");
-  bool fog = false;
   for (auto it = options.begin(); it != options.end(); ++it) {
     const std::string& k = it.key();
     if (k == "layout") {
@@ -41,7 +40,7 @@ Options Options::from_json(const json& options) {
       if (!it->is_array()) fail(ErrorKind::bad_request, "option \"modes\" must be a list of decay, fog, momentum");
       for (const json& m : *it) {
         const std::string name = m.is_string() ? m.get<std::string>() : std::string();
-        bool* flag = name == "decay" ? &o.decay : name == "momentum" ? &o.momentum : name == "fog" ? &fog : nullptr;
+        bool* flag = name == "decay" ? &o.decay : name == "momentum" ? &o.momentum : name == "fog" ? &o.fog : nullptr;
         if (!flag) fail(ErrorKind::bad_request, "unknown mode " + m.dump() + ": FACET's modes are decay, fog, momentum");
         if (*flag) fail(ErrorKind::bad_request, "mode \"" + name + "\" is listed twice");
         *flag = true;
@@ -51,8 +50,7 @@ Options Options::from_json(const json& options) {
     }
   }
   if (o.momentum && o.decay) fail(ErrorKind::bad_request, "momentum cannot be combined with decay");
-  if (o.momentum && fog) fail(ErrorKind::bad_request, "momentum cannot be combined with fog");
-  if (fog) fail(ErrorKind::bad_request, "fog is not implemented yet");
+  if (o.momentum && o.fog) fail(ErrorKind::bad_request, "momentum cannot be combined with fog");
   return o;
 }
 
@@ -102,6 +100,10 @@ std::string Facet::explain_illegal(std::string_view text) const {
   if (from == kNoSquare || to == kNoSquare)
     return "\"" + std::string(text) + "\" is not a FACET move: write <square>-<square>, e.g. e2-e3";
   if (phase_ == Phase::over) return "the game is over";
+  // Under fog the reasons are given on the mover's view, so a refusal says nothing of what it cannot see.
+  Stones scratch;
+  const Stones& board = board_for(to_move_, scratch);
+  auto stone_at = [&](int sq) { return board[static_cast<size_t>(sq)]; };
   const std::string f = square_name(from), t = square_name(to);
   const uint8_t s = stone_at(from);
   if (s == kEmpty) return "there is no stone on " + f;
@@ -145,8 +147,11 @@ json Facet::state_json() const {
   return state;
 }
 
-// Without fog nothing is hidden: every viewer sees the state.
-json Facet::observation_json(Player) const { return state_json(); }
+// Without fog nothing is hidden: every viewer sees the state; under fog, once the game is over, neither.
+json Facet::observation_json(Player viewer) const {
+  if (!options_.fog || phase_ == Phase::over) return state_json();
+  return fog_observation(viewer);
+}
 
 std::unique_ptr<Facet> Facet::from_state(const json& state) {
   if (!state.is_object()) fail(ErrorKind::bad_request, "state must be an object");
@@ -243,7 +248,11 @@ std::unique_ptr<Facet> Facet::from_state(const json& state) {
     fail(ErrorKind::bad_request, "state.phase is \"over\" exactly when state.result is set");
   if (!given && g->coronation_.plies == 3)
     fail(ErrorKind::bad_request, "state.coronation: a count of 3 has ended the game");
-  g->hash_ = g->compute_hash();
+  // Under fog both players have just seen the whole given position, as at the start of a game, and
+  // spectators see its terrain as the starting layout (ruling F9).
+  g->start_terrain_ = g->terrain_;
+  if (g->options_.fog) g->start_fog();
+  g->hash_ = g->core_hash();
   if (given) {
     g->end_with(*given, nullptr);
     return g;
