@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <sstream>
 
 namespace tabula {
@@ -226,6 +227,95 @@ TEST(EngineProtocolStratego, NewFromAStateStartsItsHistoryThere) {
   EXPECT_EQ(r["state"]["phase"], "play");
   r = ask(e, R"({"cmd":"play","move":"e4-e5"})");
   EXPECT_EQ(r["state"]["result"], (json{{"winners", {0}}, {"reason", "flag-captured"}}));
+}
+
+TEST(EngineProtocolFacet, EveryCommandInAMomentumGame) {
+  EngineProtocol e;
+  EXPECT_FALSE(ask(e, R"({"cmd":"new","game":"facet","options":{"modes":["momentum","decay"]}})")["ok"]);
+  EXPECT_FALSE(ask(e, R"({"cmd":"new","game":"facet","options":{"modes":["momentum","fog"]}})")["ok"]);
+  EXPECT_FALSE(ask(e, R"({"cmd":"new","game":"facet","options":{"tempo":1}})")["ok"]);
+  json r = ask(e, R"({"cmd":"new","game":"facet","options":{"modes":["momentum"]}})");
+  ASSERT_TRUE(r["ok"]) << r;
+  EXPECT_EQ(r["state"]["options"], (json{{"layout", "classic"}, {"seed", 0}, {"modes", {"momentum"}}}));
+  EXPECT_EQ(ask(e, R"({"cmd":"legal"})")["moves"].size(), 40u);
+  EXPECT_EQ(ask(e, R"({"cmd":"perft","depth":3})")["nodes"], 77414);
+
+  // White's Spire stone on d2 slides to the Throne g5 and keeps the Spire's move as a badge.
+  r = ask(e, R"({"cmd":"play","move":"d2-g5"})");
+  ASSERT_TRUE(r["ok"]) << r;
+  EXPECT_EQ(r["events"], json::array({json{{"type", "move"}, {"player", 0}, {"from", "d2"}, {"to", "g5"}}}));
+  EXPECT_EQ(r["state"]["badges"], (json{{"g5", "S"}}));
+  // No hidden information: each player's observation is the state.
+  EXPECT_EQ(ask(e, R"({"cmd":"observe","player":1})")["observation"], ask(e, R"({"cmd":"state"})")["state"]);
+  EXPECT_EQ(ask(e, R"({"cmd":"perft","depth":1})")["nodes"], ask(e, R"({"cmd":"legal"})")["moves"].size());
+
+  json a = ask(e, R"({"cmd":"ai","level":3,"nodes":4000,"seed":5})");
+  ASSERT_TRUE(a["ok"]) << a;
+  EXPECT_EQ(a["move"], ask(e, R"({"cmd":"ai","level":3,"nodes":4000,"seed":5})")["move"]);
+
+  // Draw offers: offer, the AI's answer, decline; offer again, accept.
+  EXPECT_FALSE(ask(e, R"({"cmd":"ai","level":3,"player":0,"answer":"draw"})")["ok"]);  // no offer stands
+  r = ask(e, R"({"cmd":"offer","player":1,"what":"draw"})");
+  ASSERT_TRUE(r["ok"]) << r;
+  EXPECT_EQ(r["events"], json::array({json{{"type", "offer"}, {"player", 1}, {"what", "draw"}}}));
+  EXPECT_EQ(r["state"]["draw_offer"], 1);
+  EXPECT_FALSE(ask(e, R"({"cmd":"offer","player":0,"what":"draw"})")["ok"]);  // one offer at a time
+  a = ask(e, R"({"cmd":"ai","level":3,"player":0,"answer":"draw","nodes":4000})");
+  ASSERT_TRUE(a["ok"]) << a;
+  EXPECT_TRUE(a["accept"].is_boolean());
+  ASSERT_TRUE(ask(e, R"({"cmd":"offer","player":0,"what":"decline"})")["ok"]);
+  EXPECT_TRUE(ask(e, R"({"cmd":"state"})")["state"]["draw_offer"].is_null());
+  ASSERT_TRUE(ask(e, R"({"cmd":"offer","player":1,"what":"draw"})")["ok"]);
+  r = ask(e, R"({"cmd":"offer","player":0,"what":"accept"})");
+  ASSERT_TRUE(r["ok"]) << r;
+  EXPECT_EQ(r["state"]["result"], (json{{"winners", json::array()}, {"reason", "agreement"}}));
+}
+
+TEST(EngineProtocolFacet, UnderFogLegalPlayAndPerftWorkOnTheMoversView) {
+  EngineProtocol e;
+  json r = ask(e, R"({"cmd":"new","game":"facet","options":{"modes":["fog"]}})");
+  ASSERT_TRUE(r["ok"]) << r;
+  json o = ask(e, R"({"cmd":"observe","player":0})")["observation"];
+  EXPECT_EQ(o["ghosts"].size(), 18u);  // Black's army, seen at the start, out of sight now
+  EXPECT_EQ(o["board"].size(), 18u);
+  EXPECT_EQ(ask(e, R"({"cmd":"perft","depth":4})")["nodes"], 3415168);
+
+  // A Tower stone on a1 slides for a9; Black's stone hidden on a6 stops it (a bump).
+  json state = {{"board", {{"a1", "0A"}, {"e1", "0M"}, {"a6", "1A"}, {"h8", "1A"}, {"e9", "1M"}}},
+                {"terrain", {{"a1", "T"}}},
+                {"options", {{"modes", {"fog"}}}}};
+  r = ask(e, json{{"cmd", "new"}, {"game", "facet"}, {"state", state}});
+  ASSERT_TRUE(r["ok"]) << r;
+  const json legal = ask(e, R"({"cmd":"legal"})")["moves"];
+  EXPECT_NE(std::find(legal.begin(), legal.end(), "a1-a9"), legal.end());  // unseen squares count as empty
+  r = ask(e, R"({"cmd":"play","move":"a1-a9"})");
+  ASSERT_TRUE(r["ok"]) << r;
+  EXPECT_EQ(r["events"][0], (json{{"type", "move"}, {"player", 0}, {"from", "a1"}, {"to", "a6"}, {"bump", true}}));
+  EXPECT_EQ(r["events"][1]["type"], "capture");
+  EXPECT_EQ(r["state"]["board"]["a6"], "0A");
+  // Black's view: it sees the capture on a6, not where the stone came from, and no bump.
+  o = ask(e, R"({"cmd":"observe","player":1})");
+  EXPECT_EQ(o["events"][0], (json{{"type", "move"}, {"player", 0}, {"to", "a6"}}));
+  EXPECT_EQ(o["events"][1]["square"], "a6");
+  EXPECT_FALSE(o["observation"]["board"].contains("e1"));
+  // Ghosts: what Black saw when the game began and has not seen since, a1's stone though it has left.
+  EXPECT_EQ(o["observation"]["ghosts"], (json{{"a1", "0A"}, {"e1", "0M"}}));
+}
+
+TEST(EngineProtocolFacet, TheAiAcceptsADrawOnlyWhenItStandsWorseOrLevel) {
+  // White: the Monarch and one agent; Black: the Monarch and ten agents.
+  json board = {{"e1", "0M"}, {"a1", "0A"}, {"e9", "1M"}};
+  for (const char* sq : {"a8", "b8", "c8", "d8", "e8", "f8", "g8", "h8", "i8", "a9"}) board[sq] = "1A";
+  for (const char* offerer : {"0", "1"}) {
+    EngineProtocol e;
+    ASSERT_TRUE(ask(e, json{{"cmd", "new"}, {"game", "facet"}, {"state", {{"board", board}}}})["ok"]);
+    ASSERT_TRUE(ask(e, json{{"cmd", "offer"}, {"player", std::stoi(offerer)}, {"what", "draw"}})["ok"]);
+    const int answerer = 1 - std::stoi(offerer);
+    const json a = ask(e, json{{"cmd", "ai"}, {"level", 3}, {"player", answerer}, {"answer", "draw"}, {"nodes", 20000}});
+    ASSERT_TRUE(a["ok"]) << a;
+    // Black (far ahead) declines White's offer; White (far behind) accepts Black's.
+    EXPECT_EQ(a["accept"], answerer == 0) << "answering player " << answerer;
+  }
 }
 
 TEST(EngineProtocol, QuitAndEndOfInputEndTheProcessCleanly) {
