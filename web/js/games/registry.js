@@ -22,7 +22,28 @@ export const GAMES = {
       max_plies: 'Draw after (plies)',
     },
   },
-  // facet:    { title: 'FACET', players: ['White', 'Black'], rules: '/rules/facet.html', load: () => import('./facet.js') },
+  facet: {
+    title: 'FACET',
+    players: ['White', 'Black'],
+    rules: '/rules/facet.html',
+    load: () => import('./facet.js'),
+    options: {
+      layout: 'Layout',
+      seed: 'Layout seed (random layout)',
+      modes: 'Modes',
+    },
+    // How the lobby draws options the server describes only by their default value: `choices` is a
+    // select, `multi` a set of checkboxes sent as a list (with their labels and the ones each excludes).
+    optionKinds: {
+      layout: { choices: ['classic', 'random'], labels: { classic: 'Classic', random: 'Random (from the seed)' } },
+      seed: { randomWhen: { layout: 'random' } },
+      modes: {
+        multi: ['decay', 'fog', 'momentum'],
+        labels: { decay: 'Terrain decay', fog: 'Fog of war', momentum: 'Momentum' },
+        excludes: { momentum: ['decay', 'fog'], decay: ['momentum'], fog: ['momentum'] },
+      },
+    },
+  },
   // truth:    { title: 'The Game of Truth', players: ['Ivory', 'Jade', 'Ember', 'Indigo'], rules: '/rules/truth.html', load: () => import('./truth.js') },
 };
 
