@@ -77,6 +77,7 @@ int main(int argc, char** argv) {
   tabula::BenchArgs bench;
   auto* bench_cmd = app.add_subcommand("bench", "Measure rules speed: perft nodes/s, random playouts/s");
   bench_cmd->add_option("--game", bench.game, "One game (default: all)");
+  bench_cmd->add_option("--options", bench.options, "Game options as JSON (with --game)");
   bench_cmd->add_option("--depth", bench.perft_depth, "Perft depth (default: per game)");
   bench_cmd->add_option("--seconds", bench.seconds, "Seconds of random playouts per game")->capture_default_str();
   bench_cmd->add_flag("--json", bench.json, "Print JSON");
