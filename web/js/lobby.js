@@ -41,21 +41,36 @@ function kindChanged() {
   const info = gameInfo(k.name, k);
   $('kind-rules').classList.toggle('hidden', !info.rules);
   if (info.rules) $('kind-rules').href = info.rules;
-  renderOptions(k.options || {}, info.options || {});
+  renderOptions(k.options || {}, info.options || {}, info.optionKinds || {});
   seatsChanged();
 }
 
 // Options are described by the server as name -> default value (or a list of choices).
-// `labels` (from the registry) names them in words.
-function renderOptions(options, labels = {}) {
+// `labels` (from the registry) names them in words; `kinds` (the registry's `optionKinds`) says how to draw
+// an option whose default alone does not tell: `choices` (a select), `multi` (checkboxes sent as a list).
+function renderOptions(options, labels = {}, kinds = {}) {
   const order = Object.keys(labels);
   const rank = (n) => (order.includes(n) ? order.indexOf(n) : order.length);
   const entries = Object.entries(options).sort((a, b) => rank(a[0]) - rank(b[0]));
   $('options').replaceChildren(...entries.map(([name, def]) => {
     const label = labels[name] || name.replace(/_/g, ' ');
+    const kind = kinds[name] || {};
     let input;
-    if (typeof def === 'boolean') input = h('input', { type: 'checkbox', name, checked: def, dataset: { opt: name, kind: 'bool' } });
-    else if (typeof def === 'number') input = h('input', { type: 'number', name, value: def, dataset: { opt: name, kind: 'number' } });
+    if (kind.multi) {
+      const chosen = new Set(Array.isArray(def) ? def : []);
+      const words = kind.labels || {};
+      return h('fieldset', { class: 'opt-multi', dataset: { opt: name, kind: 'multi' } },
+        h('legend', { class: 'muted' }, label),
+        ...kind.multi.map(v => h('label', { class: 'check' },
+          h('input', { type: 'checkbox', value: v, checked: chosen.has(v), dataset: { optValue: v }, onchange: () => multiChanged(name, v) }),
+          words[v] || v)));
+    }
+    if (kind.choices) {
+      const words = kind.labels || {};
+      input = h('select', { name, dataset: { opt: name, kind: 'string' }, onchange: () => choiceChanged(name) },
+        ...kind.choices.map(v => h('option', { value: v, selected: v === def }, words[v] || String(v))));
+    } else if (typeof def === 'boolean') input = h('input', { type: 'checkbox', name, checked: def, dataset: { opt: name, kind: 'bool' } });
+    else if (typeof def === 'number') input = h('input', { type: 'number', name, value: def, min: kind.randomWhen ? 0 : undefined, dataset: { opt: name, kind: 'number' } });
     else if (Array.isArray(def)) input = h('select', { name, dataset: { opt: name, kind: 'string' } }, ...def.map(v => h('option', { value: v }, String(v))));
     else if (def && typeof def === 'object' && Array.isArray(def.choices)) {
       input = h('select', { name, dataset: { opt: name, kind: 'string' } }, ...def.choices.map(v => h('option', { value: v, selected: v === def.default }, String(v))));
@@ -64,11 +79,48 @@ function renderOptions(options, labels = {}) {
   }));
 }
 
+function optionKinds() {
+  const k = kindOf($('kind').value);
+  return (k && gameInfo(k.name, k).optionKinds) || {};
+}
+
+// A checkbox of a `multi` option: ticking one clears the ones it excludes (e.g. momentum and decay).
+function multiChanged(name, value) {
+  const kind = optionKinds()[name] || {};
+  const box = $('options').querySelector(`[data-opt="${name}"] [data-opt-value="${value}"]`);
+  if (!box || !box.checked) return;
+  for (const other of (kind.excludes || {})[value] || []) {
+    const o = $('options').querySelector(`[data-opt="${name}"] [data-opt-value="${other}"]`);
+    if (o) o.checked = false;
+  }
+}
+
+// A select of `choices`: an option that wants a random value under this choice (a layout seed) gets one.
+function choiceChanged(name) {
+  const value = $('options').querySelector(`[data-opt="${name}"]`).value;
+  for (const [other, kind] of Object.entries(optionKinds())) {
+    if (!kind.randomWhen || kind.randomWhen[name] !== value) continue;
+    const el = $('options').querySelector(`[data-opt="${other}"]`);
+    if (el && Number(el.value) === 0) el.value = String(randomBelow(1000000) + 1);
+  }
+}
+
+// Uniform in [0, n) from the cryptographic source.
+function randomBelow(n) {
+  const buf = new Uint32Array(1);
+  const limit = Math.floor(0x100000000 / n) * n;
+  for (;;) {
+    crypto.getRandomValues(buf);
+    if (buf[0] < limit) return buf[0] % n;
+  }
+}
+
 function readOptions() {
   const out = {};
   for (const el of $('options').querySelectorAll('[data-opt]')) {
     const k = el.dataset.kind;
-    out[el.dataset.opt] = k === 'bool' ? el.checked : k === 'number' ? Number(el.value) : el.value;
+    if (k === 'multi') out[el.dataset.opt] = [...el.querySelectorAll('[data-opt-value]')].filter(b => b.checked).map(b => b.value);
+    else out[el.dataset.opt] = k === 'bool' ? el.checked : k === 'number' ? Number(el.value) : el.value;
   }
   return out;
 }
@@ -81,12 +133,73 @@ function seatsChanged() {
   const mid = levels[Math.floor((levels.length - 1) / 2)] ?? 1;
   $('seat-rows').replaceChildren(...Array.from({ length: n }, (_, i) => {
     const side = playerName(k.name, i);
-    const sel = h('select', { id: `seat-${i}`, 'aria-label': `Who plays ${side}`, dataset: { seat: i } },
+    const sel = h('select', { id: `seat-${i}`, 'aria-label': `Who plays ${side}`, dataset: { seat: i }, onchange: seatChosen },
       h('option', { value: 'me', selected: i === 0 }, 'Me'),
       ...levels.map(l => h('option', { value: `ai:${l}`, selected: i > 0 && l === mid }, `AI level ${l}`)),
       h('option', { value: 'open' }, 'Invite a friend'));
-    return h('div', { class: 'seat-row' }, h('span', { class: 'side' }, side), h('label', {}, `Seat ${i + 1}`, sel));
+    return h('div', { class: 'seat-row' }, h('span', { class: 'side', dataset: { side: i } }, side), h('label', {}, `Seat ${i + 1}`, sel));
   }));
+  renderSideChoice(k, n);
+}
+
+// "Play as White / Black / Random" for a two-player game in which this browser takes exactly one seat.
+// Choosing a side moves "Me" to that seat and the opponent (an AI level or an invited friend) to the other;
+// Random leaves the choice to crypto.getRandomValues when the game is created.
+function renderSideChoice(k, n) {
+  let box = $('side-choice');
+  if (!box) {
+    box = h('div', { id: 'side-choice', class: 'row side-choice', role: 'radiogroup', 'aria-label': 'Play as' });
+    $('seat-rows').before(box);
+  }
+  if (n !== 2) { box.replaceChildren(); box.classList.add('hidden'); return; }
+  const radio = (value, text) => h('label', { class: 'check' },
+    h('input', { type: 'radio', name: 'side', id: `side-${value}`, value, onchange: sideChosen }), text);
+  box.replaceChildren(h('span', { class: 'side-label' }, 'Play as'),
+    radio('0', playerName(k.name, 0)), radio('1', playerName(k.name, 1)), radio('random', 'Random'),
+    h('span', { id: 'side-note', class: 'muted' }));
+  syncSideChoice();
+}
+
+const seatSelects = () => [...$('seat-rows').querySelectorAll('select')];
+const mySeats = () => seatSelects().filter(s => s.value === 'me').map(s => Number(s.dataset.seat));
+
+// Shows the side choice only while exactly one of two seats is "Me", and checks the side that seat is.
+function syncSideChoice() {
+  const box = $('side-choice');
+  if (!box || !box.childNodes.length) return;
+  const mine = mySeats();
+  const show = seatSelects().length === 2 && mine.length === 1;
+  box.classList.toggle('hidden', !show);
+  const random = $('side-random');
+  if (show && !random.checked) $(`side-${mine[0]}`).checked = true;
+  if (!show) random.checked = false;
+  const k = kindOf($('kind').value);
+  const isRandom = show && random.checked;
+  $('side-note').textContent = isRandom ? 'Your side is drawn when the game is created.' : '';
+  for (const el of $('seat-rows').querySelectorAll('[data-side]')) {
+    const i = Number(el.dataset.side);
+    el.textContent = isRandom ? (mine.includes(i) ? 'Your side' : 'The other') : playerName(k.name, i);
+  }
+}
+
+function sideChosen(e) {
+  const v = e.target.value;
+  if (v !== 'random') {
+    const want = Number(v);
+    const sels = seatSelects();
+    const mine = mySeats();
+    if (mine.length === 1 && mine[0] !== want) {
+      const other = sels[want].value;
+      sels[want].value = 'me';
+      sels[mine[0]].value = other;
+    }
+  }
+  syncSideChoice();
+}
+
+function seatChosen() {
+  // A seat changed by hand: the side choice follows it (Random stays Random while one seat is "Me").
+  syncSideChoice();
 }
 
 async function create(e) {
@@ -100,6 +213,13 @@ async function create(e) {
     if (v === 'open') return { type: 'open' };
     return { type: 'ai', level: Number(v.split(':')[1]) };
   });
+  // Play as Random: one draw from the cryptographic source decides which seat is mine.
+  const random = $('side-random');
+  if (random && random.checked && !$('side-choice').classList.contains('hidden') && seats.length === 2) {
+    const want = randomBelow(2);
+    const mine = seats.findIndex(s => s.type === 'human');
+    if (mine !== want) seats.reverse();
+  }
   $('create-error').textContent = '';
   if (!seats.some(s => s.type === 'human')) {
     $('create-error').textContent = 'Take at least one seat yourself (choose "Me").';
