@@ -246,9 +246,10 @@ function describeSquare(sq, piece, tile, { seat, ghost, visible, badge }) {
 export function plyText(events) {
   const mv = events.find(e => e.type === 'move');
   if (events[0] && events[0].type === 'resign') return 'resigns';
+  if (events[0] && events[0].type === 'unseen') return '(out of sight)';
   if (!mv) {
     const off = events.find(e => e.type === 'offer');
-    return off ? offerWords(off) : '';
+    return off ? offerWords(off).replace(/^\S+ /, '') : '';
   }
   return `${mv.from || '?'}-${mv.to || '?'}`;
 }
@@ -263,7 +264,8 @@ function offerWords(e) {
 function plyDetail(events) {
   const parts = [];
   for (const e of events) {
-    if (e.type === 'capture') parts.push(`takes ${e.piece && isMonarch(e.piece) ? 'the Monarch' : 'a stone'} on ${e.square}`);
+    if (e.type === 'move' && e.bump) parts.push(`bumps into a hidden stone on ${e.to}`);
+    else if (e.type === 'capture') parts.push(`takes ${e.piece && isMonarch(e.piece) ? 'the Monarch' : 'a stone'} on ${e.square}`);
     else if (e.type === 'decay') parts.push(`${e.square}: ${TILES[e.from] ? TILES[e.from].name : e.from} → ${TILES[e.to] ? TILES[e.to].name : e.to}`);
     else if (e.type === 'offer') parts.push(offerWords(e));
   }
@@ -543,7 +545,11 @@ class FacetBoard {
     if (last.from && last.to) {
       const [x1, y1] = xy(last.from, flip);
       const [x2, y2] = xy(last.to, flip);
-      root.append(svg('line', { class: 'fc-last-arrow', x1: x1 + 0.5, y1: y1 + 0.5, x2: x2 + 0.5, y2: y2 + 0.5 }));
+      // From the centre of the square left to the rim of the stone that arrived (not across its glyph).
+      const len = Math.hypot(x2 - x1, y2 - y1) || 1;
+      const cut = Math.min(0.4, len);
+      root.append(svg('line', { class: 'fc-last-arrow', x1: x1 + 0.5, y1: y1 + 0.5,
+        x2: x2 + 0.5 - ((x2 - x1) / len) * cut, y2: y2 + 0.5 - ((y2 - y1) / len) * cut }));
     }
     drawCoords(root, flip);
 
@@ -592,6 +598,18 @@ class FacetBoard {
     if (offer.childNodes.length) parts.push(offer);
 
     const lines = [];
+    const all = v.plies || [];
+    const fog = Array.isArray(obs.visible);
+    if (fog && inPlay && held) {
+      // The last two plies under fog: a bump of ours, and an enemy move we saw nothing of.
+      for (const p of all.slice(-2)) {
+        for (const e of p.events) {
+          if (e.type === 'move' && e.bump) lines.push(`Your slide from ${e.from} bumped into a hidden ${name(1 - e.player)} stone on ${e.to} and took it.`);
+        }
+      }
+      const listed = all.filter(p => p.events.some(e => e.type === 'move' || e.type === 'unseen')).length;
+      if (obs.to_move === seat && listed < (obs.ply ?? 0)) lines.push(`${name(1 - seat)} moved out of your sight.`);
+    }
     for (const d of decays) lines.push(`${d.e.square}: the ${TILES[d.e.from].name} decayed to ${article(TILES[d.e.to].name)} ${TILES[d.e.to].name}.`);
     if (lines.length) parts.push(html('p', { class: 'fc-caption' }, lines.join(' ')));
     this.info.replaceChildren(...parts);
@@ -602,11 +620,21 @@ class FacetBoard {
 // The module interface (docs/ui.md).
 
 // Groups events into plies: a ply starts with a move or a resignation; captures, decays, offers and the end
-// belong to the ply before them (an offer before the first move joins the first ply).
+// belong to the ply before them (an offer before the first move joins the first ply). Under fog a player is
+// not shown an enemy move it saw nothing of: where two moves of the same player follow each other, the
+// other player's unseen ply between them is listed as "out of sight" (with one `unseen` event).
 function plies(events) {
   const out = [];
   let pending = [];
+  let next = 0; // who moves next, as far as the events tell
   for (const e of events || []) {
+    if (e.type === 'move') {
+      while (e.player !== undefined && e.player !== next && out.length < 10000) {
+        out.push({ player: next, events: [{ type: 'unseen', player: next }], text: '' });
+        next = 1 - next;
+      }
+      next = 1 - e.player;
+    }
     if (e.type === 'move' || e.type === 'resign') {
       out.push({ player: e.player ?? null, events: [...pending, e], text: '' });
       pending = [];
@@ -619,7 +647,7 @@ function plies(events) {
   }
   for (const p of out) {
     p.text = plyText(p.events);
-    // The second line: captures, decays and offers (an offer that is the ply's own text is not repeated).
+    // The second line: captures, bumps, decays and offers (an offer that is the ply's own text is not repeated).
     const own = p.events.some(e => e.type === 'move' || e.type === 'resign') ? null : p.events.find(e => e.type === 'offer');
     const d = plyDetail(p.events.filter(e => e !== own));
     if (d) p.detail = d;
