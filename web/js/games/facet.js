@@ -272,6 +272,19 @@ function plyDetail(events) {
   return parts.join(' · ');
 }
 
+// What a coronation count means for the viewer (the holder, its opponent, or someone watching).
+function coronationAdvice(c, mine, held) {
+  const holder = name(c.player);
+  const other = name(1 - c.player);
+  if (c.plies === 1) {
+    if (mine) return 'keep them through your next move to win by coronation.';
+    if (held) return 'take one back now, or lose by coronation.';
+    return `${other} has one move to take a Throne back.`;
+  }
+  if (mine) return 'keep every Throne with this move and you win by coronation.';
+  return `${holder} wins by coronation if it keeps every Throne with its move.`;
+}
+
 // ---------------------------------------------------------------------------------------------
 // The board instance the shell drives.
 
@@ -575,8 +588,7 @@ class FacetBoard {
       const mine = held && c.player === seat;
       parts.push(html('p', { class: `fc-coronation p${c.player}`, 'data-player': c.player, 'data-plies': c.plies, role: 'status' },
         html('strong', {}, `${name(c.player)} holds every Throne: ${c.plies}/3`),
-        ` — ${c.plies >= 3 ? 'crowned.' : mine ? 'keep them through your next move to win by coronation.'
-          : held ? 'take one back now, or lose by coronation.' : `${name(c.player)} wins by coronation if the hold lasts to ${c.plies === 1 ? 'its next move' : 'this move'}.`}`));
+        !inPlay || c.plies >= 3 ? '' : ` — ${coronationAdvice(c, mine, held)}`));
     }
 
     // Draw offers: the standing offer (obs.draw_offer) and, for a seat of ours, the buttons.
