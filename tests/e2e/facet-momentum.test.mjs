@@ -12,7 +12,7 @@ let server, browser;
 before(async () => { server = await startServer(); browser = await launch(); });
 after(async () => { await browser?.close(); await server?.stop(); });
 
-test('FACET momentum against the AI: clicks, green targets, badges, a draw offer, the end and the replay', { timeout: 90000 }, async () => {
+test('FACET momentum against the AI: clicks, green targets, badges, a draw offer, the end and the replay', { timeout: 60000 }, async (t) => {
   const context = await browser.newContext({ viewport: { width: 1200, height: 1000 } });
   const page = await newPage(context);
   const { id, tokens } = await createFacet(page, server.url, { side: '0', opponent: 'ai:1', modes: ['momentum'] });
@@ -70,6 +70,7 @@ test('FACET momentum against the AI: clicks, green targets, badges, a draw offer
     const offers = g.events.filter(e => e.type === 'offer');
     assert.deepEqual(offers[0], { type: 'offer', player: 0, what: 'draw' });
     assert.equal(offers[1].player, 1, 'the AI answered');
+    t.diagnostic(`the AI answered the draw offer: ${offers[1].what}`);
     if (offers[1].what === 'accept') {
       assert.match(await page.textContent('#banner'), /Draw/);
       assert.match(await page.textContent('#banner'), /agreement/);
@@ -84,6 +85,7 @@ test('FACET momentum against the AI: clicks, green targets, badges, a draw offer
   await page.waitForSelector('#banner:not(.hidden)');
   const final = await apiJson(server.url, 'GET', `/api/games/${id}`);
   const reason = final.observation.result.reason;
+  t.diagnostic(`the game ended by ${reason} after ${final.observation.ply} plies`);
   const words = { resignation: /White resigned/, agreement: /Drawn by agreement/, regicide: /Monarch \(regicide\)/,
     elimination: /bare Monarch \(elimination\)/, coronation: /every Throne.*\(coronation\)/, stalemate: /\(stalemate\)/ };
   assert.match(await page.textContent('#banner'), words[reason], `the banner gives the reason (${reason})`);

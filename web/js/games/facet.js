@@ -328,6 +328,7 @@ class FacetBoard {
   destroy() {
     document.removeEventListener('keydown', this.onKey);
     clearTimeout(this.flashTimer);
+    clearTimeout(this.offerTimer);
     this.root.remove();
   }
 
