@@ -142,6 +142,8 @@ Choice choose_move(const Game& game, const Limits& given, const std::atomic<bool
   std::vector<std::vector<Move>> pv_of(names.size());  // from the first world that scored the move exactly
   std::unique_ptr<Game> pv_world;             // the world those PVs belong to, when there is one world
   int single_score = 0;
+  int voted = 0;   // worlds that finished an iteration and so scored the moves
+  int guess = -1;  // the first unfinished world's guess
   for (int w = 0; w < worlds; ++w) {
     if (w > 0 && stop && stop->load(std::memory_order_relaxed)) break;
     std::unique_ptr<Game> world = game.sample_world(me, rng);
@@ -151,6 +153,16 @@ Choice choose_move(const Game& game, const Limits& given, const std::atomic<bool
     nodes += r.nodes;
     min_depth = std::min(min_depth, r.depth);
 
+    if (worlds > 1 && r.root.empty()) {
+      // No iteration finished in this world: it has scored no move, so it votes for none (and against none);
+      // its guess is kept in case no world finishes one.
+      if (guess < 0) {
+        auto it = index.find(world->move_to_string(r.best));
+        if (it != index.end()) guess = it->second;
+      }
+      continue;
+    }
+    ++voted;
     std::vector<bool> seen(names.size(), false);
     for (const RootScore& rs : r.root) {
       auto it = index.find(world->move_to_string(rs.move));
@@ -187,6 +199,8 @@ Choice choose_move(const Game& game, const Limits& given, const std::atomic<bool
   std::vector<int> candidates;
   if (worlds == 1) {
     candidates = best_in_world;
+  } else if (voted == 0) {
+    if (guess >= 0) candidates.push_back(guess);
   } else {
     const long long top = *std::max_element(votes.begin(), votes.end());
     for (size_t i = 0; i < votes.size(); ++i)
@@ -199,7 +213,7 @@ Choice choose_move(const Game& game, const Limits& given, const std::atomic<bool
   json pv = json::array({choice.move});
   if (pv_world && !pv_of[static_cast<size_t>(chosen)].empty()) pv = pv_strings(*pv_world, pv_of[static_cast<size_t>(chosen)]);
   const int score = worlds == 1 ? single_score
-                                : static_cast<int>(votes[static_cast<size_t>(chosen)] / std::max(searched, 1));
+                                : static_cast<int>(votes[static_cast<size_t>(chosen)] / std::max(voted, 1));
   choice.info = json{{"level", limits.level}, {"depth", min_depth}, {"nodes", nodes},  {"score", score},
                      {"pv", pv},              {"ms", elapsed_ms(start)}, {"worlds", searched}};
   return choice;

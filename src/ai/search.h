@@ -28,7 +28,7 @@ inline constexpr int kMaxPly = 64;             // deepest line searched (iterati
 inline constexpr int kWinThreshold = kWin - kMaxPly - 1;  // scores above this are forced wins
 // Quiescence: past the horizon only captures (Game::is_capture) are searched, at most this many plies,
 // so the search always ends even where captures answer captures.
-inline constexpr int kMaxQuiescencePlies = 8;
+inline constexpr int kMaxQuiescencePlies = 4;
 bool is_win_score(int score);
 bool is_loss_score(int score);
 

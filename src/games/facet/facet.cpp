@@ -153,13 +153,13 @@ const Stones& Facet::board_for(Player p, Stones& scratch) const {
   return scratch;
 }
 
+// Judged on the true board even under fog: the view has a move exactly when the board does (ruling F13: an
+// unseen stone turns a capture into a plain move, or a cut slide into a longer one), and this runs every ply.
 bool Facet::has_legal_move(Player p) const {
-  Stones scratch;
-  const Stones& board = board_for(p, scratch);
   for (int sq = 0; sq < kSquares; ++sq) {
-    const uint8_t s = board[static_cast<size_t>(sq)];
+    const uint8_t s = board_[static_cast<size_t>(sq)];
     if (s == kEmpty || owner_of(s) != p) continue;
-    if (for_each_target(board, sq, [](int, bool) { return true; })) return true;
+    if (for_each_target(board_, sq, [](int, bool) { return true; })) return true;
   }
   return false;
 }

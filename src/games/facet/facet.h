@@ -76,7 +76,12 @@ class Facet final : public Game {
   void apply(Move m, EventLog* events = nullptr) override;
   void undo() override;
   std::string move_to_string(Move m) const override;
-  bool is_capture(Move m) const override { return FacetMove::capture(m); }
+  // Under fog a move chosen on the mover's view may take a stone it could not see (a blind slide onto the
+  // enemy Monarch): what counts for the search is what the move really takes on this board.
+  bool is_capture(Move m) const override {
+    if (!options_.fog) return FacetMove::capture(m);
+    return board_[static_cast<size_t>(stopped_square(FacetMove::from(m), FacetMove::to(m)))] != kEmpty;
+  }
   std::string explain_illegal(std::string_view text) const override;
 
   // "draw" (offer), "accept", "decline" (rulings.md: one offer at a time).

@@ -22,11 +22,18 @@ SquareSet Facet::sight_of(Player p) const {
   return sight;
 }
 
+namespace {
+int lowest_square(SquareSet set) {
+  const auto lo = static_cast<uint64_t>(set);
+  return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll(static_cast<uint64_t>(set >> 64));
+}
+}  // namespace
+
 void Facet::look(Player p, SquareSet sight) {
   FogView& v = fog_[static_cast<size_t>(p)];
   v.sight = sight;
-  for (int sq = 0; sq < kSquares; ++sq) {
-    if (!contains(sight, sq)) continue;
+  for (SquareSet rest = sight & ((SquareSet{1} << kSquares) - 1); rest != 0; rest &= rest - 1) {
+    const int sq = lowest_square(rest);
     const uint8_t s = board_[static_cast<size_t>(sq)];
     v.seen[static_cast<size_t>(sq)] = s != kEmpty && owner_of(s) != p ? s : kEmpty;
     v.terrain[static_cast<size_t>(sq)] = terrain_[static_cast<size_t>(sq)];

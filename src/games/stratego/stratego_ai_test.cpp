@@ -160,7 +160,7 @@ TEST(StrategoAI, LevelThreeBeatsRandomInAFixedSeedMatch) {
   config.max_plies = 2000;
   config.a = ai::default_limits(3);
   config.a.ms.reset();
-  config.a.nodes = 3'000;
+  config.a.nodes = 4'000;
   config.b = ai::default_limits(1);
   const ai::MatchResult r = ai::play_match(config);
   EXPECT_EQ(r.a_wins, 4) << r.draws << " draws, " << r.b_wins << " losses";
