@@ -32,7 +32,8 @@ export async function createFacet(page, base, { side = '0', opponent = 'ai:1', m
   }
   const id = new URL(page.url()).searchParams.get('id');
   const tokens = await page.evaluate((id) => JSON.parse(localStorage.getItem(`tabula:game:${id}`)).tokens, id);
-  await page.waitForSelector('#board [data-square="e5"]');
+  // A fog hot seat opens on the hand-over screen, with the board hidden.
+  await page.waitForSelector('#board [data-square="e5"], #handover:not(.hidden)');
   return { id, tokens };
 }
 

@@ -57,7 +57,12 @@ function actingSeat() {
 }
 // A game with hidden information played by several seats in this browser: the board is hidden between
 // turns behind a "pass the device" screen, and only the observation of the seat shown is ever drawn.
-const hiddenInfo = () => !!((S.kind && S.kind.hidden_information) || (S.mod && S.mod.hiddenInformation));
+// The module may answer per game (FACET: only with fog), from the game's options.
+const modHidden = () => {
+  const h = S.mod && S.mod.hiddenInformation;
+  return typeof h === 'function' ? h((S.game && S.game.options) || {}) : h;
+};
+const hiddenInfo = () => !!((S.kind && S.kind.hidden_information) || modHidden());
 const handOverGame = () => hiddenInfo() && heldSeats().length > 1 && !isOver();
 
 function showError(el, err) {
