@@ -117,7 +117,9 @@ class Game {
   virtual json observation_json(Player viewer) const = 0;
 
   // For the AI. evaluate() scores the position for the player to move (positive is good for them), in
-  // hundredths of a goti/pawn; it reads only what that player may know. hash() identifies the position.
+  // hundredths of a goti/pawn. It reads the whole board, so in a game with hidden information it is only
+  // ever called on a world from sample_world (the AI's search runs on nothing else). hash() identifies the
+  // position.
   virtual int evaluate() const = 0;
   virtual uint64_t hash() const = 0;
   // A complete game consistent with everything `viewer` has observed, drawn with rng. The AI searches
