@@ -10,28 +10,12 @@
 // the start), and each viewer's share of the events. The engine tells the truth (where every stone stands,
 // where a slide really stopped); everything a viewer receives is compared with what the model says it may see.
 import { once } from 'node:events';
-import { spawn } from 'node:child_process';
-import readline from 'node:readline';
 import WebSocket from 'ws';
-import { bin } from './lib.mjs';
+import { bin, spawnEngine } from './lib.mjs';
 
 // ---- randomness that reproduces --------------------------------------------------------------------------
 
-export function prng(seed) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    next,
-    below: (n) => Math.floor(next() * n),
-    pick(list) { return list[Math.floor(next() * list.length)]; },
-  };
-}
+export { prng } from './lib.mjs';
 
 // ---- the board ---------------------------------------------------------------------------------------------
 
@@ -336,29 +320,10 @@ export async function replayRecord(record) {
 
 // ---- `tabula engine` as a child process -------------------------------------------------------------------
 
-// request() sends one line and resolves with the answer. Engines still running when the test process ends
-// (a failed test) are killed, never left behind.
-const engines = new Set();
-process.on('exit', () => { for (const p of engines) p.kill('SIGKILL'); });
-
-// FACET_REFEREE_BIN names another binary for the referee (to run the suite against a mutant server while
-// the truth comes from a sound engine).
 const refereeBin = process.env.FACET_REFEREE_BIN ?? bin;
 
 export function engine() {
-  const proc = spawn(refereeBin, ['engine'], { stdio: ['pipe', 'pipe', 'inherit'] });
-  engines.add(proc);
-  proc.on('exit', () => engines.delete(proc));
-  const lines = readline.createInterface({ input: proc.stdout });
-  const waiting = [];
-  lines.on('line', (l) => waiting.shift()(JSON.parse(l)));
-  return {
-    request(req) {
-      return new Promise((resolve) => { waiting.push(resolve); proc.stdin.write(`${JSON.stringify(req)}\n`); });
-    },
-    async quit() { await this.request({ cmd: 'quit' }); },
-    kill() { if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL'); },
-  };
+  return spawnEngine(refereeBin);
 }
 
 // ---- clients that keep every byte ------------------------------------------------------------------------

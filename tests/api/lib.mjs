@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 
@@ -146,5 +147,52 @@ export async function openSocket(server, id) {
       }
     },
     close: () => ws.close(),
+  };
+}
+
+// ---- shared by the suites ---------------------------------------------------------------------------
+
+// A seeded PRNG (mulberry32): next() in [0, 1), below(n), pick(list), shuffle(list) in place.
+export function prng(seed) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return {
+    next,
+    below: (n) => Math.floor(next() * n),
+    pick(list) { return list[Math.floor(next() * list.length)]; },
+    shuffle(list) {
+      for (let i = list.length - 1; i > 0; i--) {
+        const j = Math.floor(next() * (i + 1));
+        [list[i], list[j]] = [list[j], list[i]];
+      }
+      return list;
+    },
+  };
+}
+
+// `tabula engine` as a child process: request() sends one line (written by `stringify`) and resolves with
+// the answer. Engines still running when the test process ends (a failed test) are killed, never left behind.
+const engines = new Set();
+process.on('exit', () => { for (const p of engines) p.kill('SIGKILL'); });
+
+export function spawnEngine(binPath = bin, stringify = JSON.stringify) {
+  const proc = spawn(binPath, ['engine'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  engines.add(proc);
+  proc.on('exit', () => engines.delete(proc));
+  const lines = readline.createInterface({ input: proc.stdout });
+  const waiting = [];
+  lines.on('line', (l) => waiting.shift()(JSON.parse(l)));
+  return {
+    request(req) {
+      return new Promise((resolve) => { waiting.push(resolve); proc.stdin.write(`${stringify(req)}\n`); });
+    },
+    async quit() { await this.request({ cmd: 'quit' }); },
+    kill() { if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL'); },
   };
 }

@@ -12,10 +12,8 @@
 // same choice, so the AI cannot be reading them.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import path from 'node:path';
-import readline from 'node:readline';
-import { bin, startServer, tempDir } from './lib.mjs';
+import { bin, spawnEngine, startServer, tempDir } from './lib.mjs';
 import {
   AI_KEYS, Truth, canon, Viewer, checkMessage, checkOverMessage, fileOf, isLegalPlacement, prng, randomPlacement,
   rankOf, sq,
@@ -537,26 +535,8 @@ test('the byte checks catch planted leaks', () => {
 
 // ---- the AI reads no hidden identity ---------------------------------------------------------------
 
-// `tabula engine` as a child process: request() sends one line and resolves with the answer.
-// Engines still running when the test process ends (a failed test) are killed, never left behind.
-const engines = new Set();
-process.on('exit', () => { for (const p of engines) p.kill('SIGKILL'); });
-
-function engine() {
-  const proc = spawn(bin, ['engine'], { stdio: ['pipe', 'pipe', 'inherit'] });
-  engines.add(proc);
-  proc.on('exit', () => engines.delete(proc));
-  const lines = readline.createInterface({ input: proc.stdout });
-  const waiting = [];
-  lines.on('line', (l) => waiting.shift()(JSON.parse(l)));
-  return {
-    request(req) {
-      return new Promise((resolve) => { waiting.push(resolve); proc.stdin.write(`${json(req)}\n`); });
-    },
-    async quit() { await this.request({ cmd: 'quit' }); },
-    kill() { if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL'); },
-  };
-}
+// `tabula engine` as a child process (lib.mjs), its requests written by our canonical json().
+const engine = () => spawnEngine(bin, json);
 
 test('the AI sees only what its seat may know: twin games differing in hidden identities get the same choice', async (t) => {
   const rnd = prng(6);

@@ -6,28 +6,7 @@ import WebSocket from 'ws';
 
 // ---- randomness that reproduces --------------------------------------------------------------------
 
-export function prng(seed) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    next,
-    below: (n) => Math.floor(next() * n),
-    pick(list) { return list[Math.floor(next() * list.length)]; },
-    shuffle(list) {
-      for (let i = list.length - 1; i > 0; i--) {
-        const j = Math.floor(next() * (i + 1));
-        [list[i], list[j]] = [list[j], list[i]];
-      }
-      return list;
-    },
-  };
-}
+export { prng } from './lib.mjs';
 
 // ---- the board ---------------------------------------------------------------------------------------
 

@@ -1,5 +1,8 @@
 // Small helpers shared by every page: HTTP calls to the server's API, the tokens kept in localStorage,
 // and DOM construction. No framework; everything here is plain ES modules.
+import { h } from './dom.js';
+
+export { h };  // the pages import it from here too
 
 const TOKEN_PREFIX = 'tabula:game:';
 const NAME_KEY = 'tabula:name';
@@ -56,23 +59,6 @@ export function myGameIds() {
 export function myName() { return localStorage.getItem(NAME_KEY) || ''; }
 export function setMyName(n) { if (n) localStorage.setItem(NAME_KEY, n); }
 
-// h('button', {class: 'x', onclick: f}, 'text', child, ...)
-export function h(tag, attrs = {}, ...children) {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v);
-    else if (k === 'class') el.className = v;
-    else if (k === 'dataset') Object.assign(el.dataset, v);
-    else if (v === true) el.setAttribute(k, '');
-    else el.setAttribute(k, String(v));
-  }
-  for (const c of children.flat()) {
-    if (c === undefined || c === null || c === false) continue;
-    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  }
-  return el;
-}
 
 // Copies text; falls back to selecting an input when the Clipboard API is refused.
 export async function copyText(text, input) {

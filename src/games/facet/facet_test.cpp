@@ -4,6 +4,7 @@
 // The tests drive the game through a small local stand-in for Session (moves by string, refusals as
 // GameError); the fog tests in fog_test.cpp use the real Session.
 #include "games/facet/facet.h"
+#include "games/facet/facet_testing.h"
 
 #include <gtest/gtest.h>
 
@@ -39,19 +40,10 @@ struct Table {
 
 Table fresh(json options = json::object()) { return Table{std::make_unique<Facet>(Options::from_json(options))}; }
 
-// A hand-made position: stones by square, terrain by square (everything else a Field), White to move unless
-// told. Both sides need a Monarch: e1 and e9 are added when the board has none of that side.
+// A hand-made position (facet_testing.h), White to move unless told; `extra` adds state fields.
 Table at(json board, json terrain = json::object(), int to_move = 0, json options = json::object(),
          json extra = json::object()) {
-  bool m0 = false, m1 = false;
-  for (auto it = board.begin(); it != board.end(); ++it) {
-    m0 = m0 || *it == "0M";
-    m1 = m1 || *it == "1M";
-  }
-  if (!m0) board["e1"] = "0M";
-  if (!m1) board["e9"] = "1M";
-  if (terrain.is_null()) terrain = json::object();
-  json state = json{{"board", board}, {"terrain", terrain}, {"to_move", to_move}, {"options", options}};
+  json state = facet::testing::hand_made_state(std::move(board), std::move(terrain), to_move, std::move(options));
   for (auto it = extra.begin(); it != extra.end(); ++it) state[it.key()] = *it;
   return Table{Facet::from_state(state)};
 }

@@ -5,6 +5,7 @@
 #include "core/session.h"
 #include "core/testing.h"
 #include "games/facet/facet.h"
+#include "games/facet/facet_testing.h"
 
 #include <gtest/gtest.h>
 
@@ -18,17 +19,9 @@ using tabula::testing::illegal_reason;
 const json kFog = {{"modes", {"fog"}}};
 const json kDecayFog = {{"modes", {"decay", "fog"}}};
 
-// A hand-made fog position: stones by square, terrain by square (every other square a Field), White to move
-// unless told; Monarchs on e1 and e9 unless given.
+// A hand-made fog position (facet_testing.h), White to move unless told.
 Session at(json board, json terrain = json::object(), int to_move = 0, const json& options = kFog) {
-  bool m0 = false, m1 = false;
-  for (auto it = board.begin(); it != board.end(); ++it) {
-    m0 = m0 || *it == "0M";
-    m1 = m1 || *it == "1M";
-  }
-  if (!m0) board["e1"] = "0M";
-  if (!m1) board["e9"] = "1M";
-  return Session::from_state("facet", json{{"board", board}, {"terrain", terrain}, {"to_move", to_move}, {"options", options}});
+  return Session::from_state("facet", facet::testing::hand_made_state(std::move(board), std::move(terrain), to_move, options));
 }
 
 std::set<std::string> visible(const Session& s, Player p) {

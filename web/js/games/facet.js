@@ -8,9 +8,9 @@
 // `ghosts`, `terrain`). The rules appear in two harmless places: the glyphs (which tile grants which move)
 // and `applyPly()`, which redraws replay positions (badges, decay, the coronation count) from the events.
 
+import { svg, h as html } from '../dom.js';
 import { api, loadTokens } from '../api.js';
 
-const SVG_NS = 'http://www.w3.org/2000/svg';
 const FILES = 'abcdefghi';
 
 const PLAYERS = [
@@ -79,24 +79,6 @@ export function parseMove(s) {
   return m ? { str: s, from: m[1], to: m[2] } : null;
 }
 
-function svg(tag, attrs = {}, ...children) {
-  const el = document.createElementNS(SVG_NS, tag);
-  for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null && v !== false) el.setAttribute(k, String(v));
-  for (const c of children) if (c !== null && c !== undefined && c !== false) el.append(typeof c === 'string' ? document.createTextNode(c) : c);
-  return el;
-}
-function html(tag, attrs = {}, ...children) {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v);
-    else if (k === 'class') el.className = v;
-    else if (v === true) el.setAttribute(k, '');
-    else el.setAttribute(k, String(v));
-  }
-  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) el.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  return el;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Glyphs: the move a tile grants, drawn as lines and dots around (cx, cy) within radius r.

@@ -5,8 +5,8 @@
 // from the server's `legal` list ("b4-b5"). The rules appear here in two harmless places: `whyNot()`
 // puts a rejected drop into words ("a Bomb never moves"), and `applyPly()` redraws a replay position from
 // battle events whose outcome the server already decided.
+import { svg, h as html } from '../dom.js';
 
-const SVG_NS = 'http://www.w3.org/2000/svg';
 const FILES = 'abcdefghij';
 export const LAKES = ['c5', 'd5', 'c6', 'd6', 'g5', 'h5', 'g6', 'h6'];
 
@@ -79,24 +79,6 @@ export function parseMove(s) {
   return m ? { str: s, from: m[1], to: m[2] } : null;
 }
 
-function svg(tag, attrs = {}, ...children) {
-  const el = document.createElementNS(SVG_NS, tag);
-  for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null && v !== false) el.setAttribute(k, String(v));
-  for (const c of children) if (c !== null && c !== undefined && c !== false) el.append(typeof c === 'string' ? document.createTextNode(c) : c);
-  return el;
-}
-function html(tag, attrs = {}, ...children) {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v);
-    else if (k === 'class') el.className = v;
-    else if (v === true) el.setAttribute(k, '');
-    else el.setAttribute(k, String(v));
-  }
-  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) el.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  return el;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Drawing

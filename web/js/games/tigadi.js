@@ -4,8 +4,7 @@
 // This module never applies Tigadi's rules. What may be clicked, where a goti may go and which enemy
 // gotis may be taken all come from the server's `legal` list. The only "knowledge" here is geometry
 // (where the 24 points and 20 drawn lines are) and how events change the picture (for replays).
-
-const SVG_NS = 'http://www.w3.org/2000/svg';
+import { svg } from '../dom.js';
 
 // Points and lines, from shared/spec/notation.md.
 const FILES = 'abcdefg';
@@ -43,12 +42,6 @@ export function parseMove(s) {
   return { str: s, from, to, cap: m[3] || null, base: from ? `${from}-${to}` : to };
 }
 
-function svg(tag, attrs = {}, ...children) {
-  const el = document.createElementNS(SVG_NS, tag);
-  for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null && v !== false) el.setAttribute(k, String(v));
-  for (const c of children) if (c) el.append(c);
-  return el;
-}
 
 function drawGrid(root, { labels = false } = {}) {
   root.append(svg('rect', { class: 'bg', x: -0.7, y: -0.7, width: 7.4, height: 7.4, rx: 0.25 }));
