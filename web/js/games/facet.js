@@ -9,6 +9,7 @@
 // and `applyPly()`, which redraws replay positions (badges, decay, the coronation count) from the events.
 
 import { svg, h as html } from '../dom.js';
+import { wireSquareInput } from './square-input.js';
 import { api, loadTokens } from '../api.js';
 
 const FILES = 'abcdefghi';
@@ -290,17 +291,7 @@ class FacetBoard {
     this.root.append(this.svg, this.info);
     container.append(this.root);
 
-    this.onKey = (e) => { if (e.key === 'Escape' && this.mode.kind === 'from') { this.mode = { kind: 'idle' }; this.render(); } };
-    document.addEventListener('keydown', this.onKey);
-    this.svg.addEventListener('click', (e) => {
-      const el = e.target.closest('[data-square]');
-      if (el) this.click(el.dataset.square);
-      else if (this.mode.kind === 'from') { this.mode = { kind: 'idle' }; this.render(); }
-    });
-    this.svg.addEventListener('keydown', (e) => {
-      const el = e.target.closest && e.target.closest('[data-square]');
-      if (el && (e.key === 'Enter' || e.key === ' ')) { e.preventDefault(); this.click(el.dataset.square); }
-    });
+    this.unwireInput = wireSquareInput(this, this.svg);
     this.info.addEventListener('click', (e) => {
       const b = e.target.closest('button[data-offer]');
       if (b) this.offer(b.dataset.offer);
@@ -308,7 +299,7 @@ class FacetBoard {
   }
 
   destroy() {
-    document.removeEventListener('keydown', this.onKey);
+    this.unwireInput();
     clearTimeout(this.flashTimer);
     clearTimeout(this.offerTimer);
     this.root.remove();

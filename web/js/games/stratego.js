@@ -6,6 +6,7 @@
 // puts a rejected drop into words ("a Bomb never moves"), and `applyPly()` redraws a replay position from
 // battle events whose outcome the server already decided.
 import { svg, h as html } from '../dom.js';
+import { wireSquareInput } from './square-input.js';
 
 const FILES = 'abcdefghij';
 export const LAKES = ['c5', 'd5', 'c6', 'd6', 'g5', 'h5', 'g6', 'h6'];
@@ -345,17 +346,7 @@ class StrategoBoard {
     container.append(this.root);
     this.pop.addEventListener('click', () => this.hidePop());
 
-    this.onKey = (e) => { if (e.key === 'Escape' && this.mode.kind === 'from') { this.mode = { kind: 'idle' }; this.render(); } };
-    document.addEventListener('keydown', this.onKey);
-    this.svg.addEventListener('click', (e) => {
-      const el = e.target.closest('[data-square]');
-      if (el) this.click(el.dataset.square);
-      else if (this.mode.kind === 'from') { this.mode = { kind: 'idle' }; this.render(); }
-    });
-    this.svg.addEventListener('keydown', (e) => {
-      const el = e.target.closest && e.target.closest('[data-square]');
-      if (el && (e.key === 'Enter' || e.key === ' ')) { e.preventDefault(); this.click(el.dataset.square); }
-    });
+    this.unwireInput = wireSquareInput(this, this.svg);
     this.drag = new Drag(this.svg, {
       canStart: (sq) => {
         const v = this.view;
@@ -378,7 +369,7 @@ class StrategoBoard {
   }
 
   destroy() {
-    document.removeEventListener('keydown', this.onKey);
+    this.unwireInput();
     this.drag.destroy();
     clearTimeout(this.popTimer);
     this.root.remove();
