@@ -239,6 +239,7 @@ TEST(EngineProtocolFacet, EveryCommandInAMomentumGame) {
   EXPECT_EQ(r["state"]["options"], (json{{"layout", "classic"}, {"seed", 0}, {"modes", {"momentum"}}}));
   EXPECT_EQ(ask(e, R"({"cmd":"legal"})")["moves"].size(), 40u);
   EXPECT_EQ(ask(e, R"({"cmd":"perft","depth":3})")["nodes"], 77414);
+  EXPECT_FALSE(ask(e, R"({"cmd":"setup","player":0,"arrangement":"random"})")["ok"]);  // FACET has no setup
 
   // White's Spire stone on d2 slides to the Throne g5 and keeps the Spire's move as a badge.
   r = ask(e, R"({"cmd":"play","move":"d2-g5"})");
@@ -300,6 +301,14 @@ TEST(EngineProtocolFacet, UnderFogLegalPlayAndPerftWorkOnTheMoversView) {
   EXPECT_FALSE(o["observation"]["board"].contains("e1"));
   // Ghosts: what Black saw when the game began and has not seen since, a1's stone though it has left.
   EXPECT_EQ(o["observation"]["ghosts"], (json{{"a1", "0A"}, {"e1", "0M"}}));
+  // Black resigns: the game is over and Black's observation is the whole state, without fog fields.
+  r = ask(e, R"({"cmd":"offer","player":1,"what":"resign"})");
+  ASSERT_TRUE(r["ok"]) << r;
+  EXPECT_EQ(r["state"]["result"], (json{{"winners", {0}}, {"reason", "resignation"}}));
+  o = ask(e, R"({"cmd":"observe","player":1})");
+  EXPECT_EQ(o["observation"], ask(e, R"({"cmd":"state"})")["state"]);
+  EXPECT_FALSE(o["observation"].contains("visible"));
+  EXPECT_EQ(o["events"][0]["from"], "a1");  // every event whole once the game is over
 }
 
 TEST(EngineProtocolFacet, TheAiAcceptsADrawOnlyWhenItStandsWorseOrLevel) {
