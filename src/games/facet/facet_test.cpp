@@ -1,8 +1,8 @@
 // One test per rule of shared/rules/facet.txt and the FACET rulings (shared/spec/rulings.md, docs/rulings.md
 // F1…), each on a position built by hand. Test names follow the rule they check.
 //
-// The tests drive the game through a small local stand-in for Session (moves by string, refusals as
-// GameError); the fog tests in fog_test.cpp use the real Session.
+// The tests drive the game through the real Session (Table below adds read access to the Facet inside).
+#include "core/session.h"
 #include "games/facet/facet.h"
 #include "games/facet/facet_testing.h"
 
@@ -14,38 +14,31 @@
 namespace tabula::facet {
 namespace {
 
-// A FACET game played by move strings, as Session plays it.
+// A FACET game through the real Session (moves by string, refusals as GameError), with read access to the
+// Facet inside it.
 struct Table {
-  std::unique_ptr<Facet> g;
+  Session s;
+  const Facet* g;  // the game inside s (it does not move when s does)
 
-  std::vector<std::string> legal() const { return legal_move_strings(*g); }
-  std::vector<Event> play(std::string_view move) {
-    if (g->phase() == Phase::over) fail(ErrorKind::conflict, "the game is over");
-    std::optional<Move> m = find_legal_move(*g, move);
-    if (!m) fail(ErrorKind::illegal, g->explain_illegal(move));
-    EventLog events;
-    g->apply(*m, &events);
-    return events;
-  }
-  std::vector<Event> offer(Player p, std::string_view what) {
-    EventLog events;
-    g->offer(p, what, &events);
-    return events;
-  }
-  json state() const { return g->state_json(); }
-  bool over() const { return g->phase() == Phase::over; }
+  explicit Table(Session session) : s(std::move(session)), g(&static_cast<const Facet&>(s.game())) {}
+
+  std::vector<std::string> legal() const { return s.legal(); }
+  std::vector<Event> play(std::string_view move) { return s.play(move); }
+  std::vector<Event> offer(Player p, std::string_view what) { return s.offer(p, what); }
+  json state() const { return s.state(); }
+  bool over() const { return s.over(); }
   std::string reason() const { return g->result() ? g->result()->reason : ""; }
   json winners() const { return g->result() ? json(g->result()->winners) : json(nullptr); }
 };
 
-Table fresh(json options = json::object()) { return Table{std::make_unique<Facet>(Options::from_json(options))}; }
+Table fresh(json options = json::object()) { return Table(Session::create("facet", options)); }
 
 // A hand-made position (facet_testing.h), White to move unless told; `extra` adds state fields.
 Table at(json board, json terrain = json::object(), int to_move = 0, json options = json::object(),
          json extra = json::object()) {
   json state = facet::testing::hand_made_state(std::move(board), std::move(terrain), to_move, std::move(options));
   for (auto it = extra.begin(); it != extra.end(); ++it) state[it.key()] = *it;
-  return Table{Facet::from_state(state)};
+  return Table(Session::from_state("facet", state));
 }
 
 std::set<std::string> moves_from(const Table& t, const std::string& sq) {
@@ -152,7 +145,7 @@ TEST(FacetLayout, NoStoneCanCaptureOnTheFirstMoveOfTheClassicLayout) {
   for (Move m : moves) EXPECT_FALSE(FacetMove::capture(m));
   json st = t.state();
   st["to_move"] = 1;  // Black could not capture either
-  Table b{Facet::from_state(st)};
+  Table b(Session::from_state("facet", st));
   b.g->legal_moves(moves);
   for (Move m : moves) EXPECT_FALSE(FacetMove::capture(m));
 }
@@ -184,7 +177,7 @@ TEST(FacetLayout, ARandomLayoutIsDrawnAgainWhileAnyStoneOfEitherSideCouldCapture
     for (int side : {0, 1}) {
       json st = t.state();
       st["to_move"] = side;
-      Table s{Facet::from_state(st)};
+      Table s(Session::from_state("facet", st));
       MoveList moves;
       s.g->legal_moves(moves);
       for (Move m : moves) EXPECT_FALSE(FacetMove::capture(m)) << "seed " << seed << " " << s.g->move_to_string(m);
@@ -195,7 +188,7 @@ TEST(FacetLayout, ARandomLayoutIsDrawnAgainWhileAnyStoneOfEitherSideCouldCapture
 TEST(FacetLayout, TheLayoutIsPartOfTheStateAndTheRecordOptions) {
   Table t = fresh({{"layout", "random"}, {"seed", 12}});
   EXPECT_EQ(t.state().at("options"), json({{"layout", "random"}, {"seed", 12}, {"modes", json::array()}}));
-  Table back{Facet::from_state(t.state())};
+  Table back(Session::from_state("facet", t.state()));
   EXPECT_EQ(back.state(), t.state());
 }
 
@@ -695,12 +688,12 @@ TEST(FacetState, AStateReadBackIsTheSameState) {
   t.play("a8-a7");
   t.play("g4-g5");
   t.offer(0, "draw");
-  Table back{Facet::from_state(t.state())};
+  Table back(Session::from_state("facet", t.state()));
   EXPECT_EQ(back.state(), t.state());
   EXPECT_EQ(back.g->hash(), t.g->hash());
   EXPECT_EQ(back.legal(), t.legal());
   // Left-out fields take their initial values.
-  Table initial{Facet::from_state(json{{"game", "facet"}})};
+  Table initial(Session::from_state("facet", json{{"game", "facet"}}));
   EXPECT_EQ(initial.state(), fresh().state());
 }
 
@@ -734,26 +727,28 @@ TEST(FacetState, ACoronationCountMustFitTheBoardAndTheSideToMove) {
   EXPECT_EQ(error_of([&] { Facet::from_state(state(0, 1)); }), ErrorKind::bad_request);
   EXPECT_EQ(error_of([&] { Facet::from_state(state(1, 2)); }), ErrorKind::bad_request);
   EXPECT_EQ(error_of([&] { Facet::from_state(state(0, 3)); }), ErrorKind::bad_request);
-  auto g = Facet::from_state(state(0, 2));
-  Table t{std::move(g)};
+  Table t(Session::from_state("facet", state(0, 2)));
   t.play("c5-c6");  // the holder gives up a Throne on its third ply
   EXPECT_TRUE(t.state().at("coronation").is_null());
 }
 
 TEST(FacetState, AGivenResultEndsTheGame) {
-  Table t{Facet::from_state({{"phase", "over"}, {"result", {{"winners", {1}}, {"reason", "regicide"}}}})};
+  Table t(Session::from_state("facet", {{"phase", "over"}, {"result", {{"winners", {1}}, {"reason", "regicide"}}}}));
   EXPECT_TRUE(t.over());
   EXPECT_TRUE(t.legal().empty());
   EXPECT_EQ(t.reason(), "regicide");
 }
 
-TEST(FacetEnd, ResignationAndAdjudicationEndTheGameThroughEndWith) {
+TEST(FacetEnd, ResignationAndAdjudicationEndTheGame) {
   Table t = fresh();
-  EventLog e;
-  t.g->end_with(Result{{1}, "resignation"}, &e);
+  t.offer(0, "resign");
   EXPECT_TRUE(t.over());
   EXPECT_EQ(t.state().at("result"), json({{"winners", {1}}, {"reason", "resignation"}}));
   EXPECT_EQ(error_of([&] { t.offer(0, "draw"); }), ErrorKind::conflict);
+  Table u = fresh();
+  u.s.adjudicate(Result{{}, "ply-limit"});
+  EXPECT_EQ(u.state().at("result"), json({{"winners", json::array()}, {"reason", "ply-limit"}}));
+  EXPECT_EQ(error_of([&] { u.play("e2-d4"); }), ErrorKind::conflict);
 }
 
 // --- Evaluation -------------------------------------------------------------------------------------------
