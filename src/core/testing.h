@@ -10,6 +10,13 @@
 
 namespace tabula::testing {
 
+// Sanitizer builds run the long tests smaller: they check memory, not strength or coverage of positions.
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr bool kSanitized = true;
+#else
+inline constexpr bool kSanitized = false;
+#endif
+
 // The legal moves as a set of strings.
 inline std::set<std::string> legal_set(const Session& s) {
   auto v = s.legal();

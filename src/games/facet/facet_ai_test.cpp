@@ -4,6 +4,7 @@
 #include "ai/ai.h"
 #include "ai/match.h"
 #include "core/session.h"
+#include "core/testing.h"
 #include "games/facet/facet.h"
 
 #include <gtest/gtest.h>
@@ -11,12 +12,8 @@
 namespace tabula::facet {
 namespace {
 
-// Sanitizer builds play half the games (they check memory, not strength).
-#if defined(__SANITIZE_ADDRESS__)
-constexpr int kGames = 2;
-#else
-constexpr int kGames = 4;
-#endif
+// Sanitizer builds play half the games (core/testing.h).
+constexpr int kGames = tabula::testing::kSanitized ? 2 : 4;
 
 ai::Limits budget(int nodes, uint64_t seed = 1) {
   ai::Limits l;

@@ -4,6 +4,8 @@
 // layout for the modes none, decay and momentum.
 #include "games/facet/facet.h"
 
+#include "core/testing.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,12 +15,8 @@
 namespace tabula::facet {
 namespace {
 
-// Sanitizer builds run the same checks on fewer games.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr int kScale = 8;
-#else
-constexpr int kScale = 1;
-#endif
+// Sanitizer builds run the same checks on fewer games (core/testing.h).
+constexpr int kScale = tabula::testing::kSanitized ? 8 : 1;
 
 // --- The reference ----------------------------------------------------------------------------------------
 

@@ -6,6 +6,8 @@
 #include "core/session.h"
 #include "games/stratego/stratego.h"
 
+#include "core/testing.h"
+
 #include <gtest/gtest.h>
 
 #include <map>
@@ -152,12 +154,8 @@ TEST(StrategoAI, DoesNotAttackARevealedBombWithAMajorButDefusesItWithAMiner) {
   EXPECT_EQ(ai::choose_move(b.game(), limits).move, "e4-e5");
 }
 
-// Sanitizer builds play half the games (they check memory, not strength).
-#if defined(__SANITIZE_ADDRESS__)
-constexpr int kMatchGames = 2;
-#else
-constexpr int kMatchGames = 4;
-#endif
+// Sanitizer builds play half the games (core/testing.h).
+constexpr int kMatchGames = tabula::testing::kSanitized ? 2 : 4;
 
 TEST(StrategoAI, LevelThreeBeatsRandomInAFixedSeedMatch) {
   ai::MatchConfig config;

@@ -4,6 +4,8 @@
 #include "core/session.h"
 #include "games/stratego/stratego.h"
 
+#include "core/testing.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,12 +16,8 @@ namespace tabula::stratego {
 namespace {
 
 // Sanitizer builds run the same checks on fewer games (they exist to catch memory errors, not to repeat
-// the release build's coverage ten times slower).
-#if defined(__SANITIZE_ADDRESS__)
-constexpr int kScale = 4;
-#else
-constexpr int kScale = 1;
-#endif
+// Sanitizer builds run the same checks on fewer games (core/testing.h).
+constexpr int kScale = tabula::testing::kSanitized ? 4 : 1;
 
 // --- The reference -------------------------------------------------------------------------------------------
 
