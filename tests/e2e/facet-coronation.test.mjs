@@ -4,22 +4,14 @@
 // the replay shows the count come and go.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, newPage, assertNoErrors, screenshot, apiJson } from './helpers.mjs';
-import { assertBoardMatches, game } from './facet-helpers.mjs';
+import { startServer, launch, assertNoErrors, screenshot, apiJson } from './helpers.mjs';
+import { assertBoardMatches, game, openAs as openAsIn } from './facet-helpers.mjs';
 
 let server, browser;
 before(async () => { server = await startServer(); browser = await launch(); });
 after(async () => { await browser?.close(); await server?.stop(); });
 
-async function openAs(id, token, seat) {
-  const context = await browser.newContext({ viewport: { width: 1100, height: 950 } });
-  const page = await newPage(context);
-  await page.goto(server.url + '/');
-  await page.evaluate(([id, token, seat]) => localStorage.setItem(`tabula:game:${id}`, JSON.stringify({ tokens: { [seat]: token } })), [id, token, seat]);
-  await page.goto(`${server.url}/game.html?id=${id}`);
-  await page.waitForSelector('#board [data-square="e5"]');
-  return { context, page };
-}
+const openAs = (id, token, seat) => openAsIn(browser, server.url, id, token, seat);
 const atPly = (page, ply) => page.waitForFunction((p) => Number(document.getElementById('board').dataset.ply) === p, ply);
 
 test('FACET coronation: the count under the board, the Thrones ringed, the win', { timeout: 60000 }, async () => {

@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import assert from 'node:assert/strict';
-import { REPO, apiJson } from './helpers.mjs';
+import { REPO, apiJson, newPage } from './helpers.mjs';
 
 export const FILES = 'abcdefghi';
 export const SQUARES = [];
@@ -147,4 +147,15 @@ export async function waitGame(base, id, token, pred, timeout = 20000) {
     if (Date.now() > end) throw new Error(`timed out waiting on game ${id}: ${JSON.stringify(g.observation).slice(0, 300)}`);
     await new Promise(r => setTimeout(r, 50));
   }
+}
+
+// A new browser context on game `id` holding `seat`'s token (none: a spectator), the board drawn.
+export async function openAs(browser, base, id, token, seat) {
+  const context = await browser.newContext({ viewport: { width: 1100, height: 950 } });
+  const page = await newPage(context);
+  await page.goto(base + '/');
+  if (token) await page.evaluate(([id, token, seat]) => localStorage.setItem(`tabula:game:${id}`, JSON.stringify({ tokens: { [seat]: token } })), [id, token, seat]);
+  await page.goto(`${base}/game.html?id=${id}`);
+  await page.waitForSelector('#board [data-square="e5"]');
+  return { context, page };
 }

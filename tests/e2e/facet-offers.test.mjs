@@ -4,22 +4,14 @@
 // Black's page has Black's stones at the bottom; the spectator's has White's.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, newPage, assertNoErrors, screenshot, apiJson } from './helpers.mjs';
-import { waitTurnOrEnd, waitPly, clickMove, game, waitGame, centre } from './facet-helpers.mjs';
+import { startServer, launch, assertNoErrors, screenshot, apiJson } from './helpers.mjs';
+import { waitTurnOrEnd, waitPly, clickMove, game, waitGame, centre, openAs as openAsIn } from './facet-helpers.mjs';
 
 let server, browser;
 before(async () => { server = await startServer(); browser = await launch(); });
 after(async () => { await browser?.close(); await server?.stop(); });
 
-async function openAs(id, token, seat) {
-  const context = await browser.newContext({ viewport: { width: 1100, height: 950 } });
-  const page = await newPage(context);
-  await page.goto(server.url + '/');
-  if (token) await page.evaluate(([id, token, seat]) => localStorage.setItem(`tabula:game:${id}`, JSON.stringify({ tokens: { [seat]: token } })), [id, token, seat]);
-  await page.goto(`${server.url}/game.html?id=${id}`);
-  await page.waitForSelector('#board [data-square="e5"]');
-  return { context, page };
-}
+const openAs = (id, token, seat) => openAsIn(browser, server.url, id, token, seat);
 const offerText = (page) => page.textContent('.fc-offer');
 const playOne = async (page, id, token) => {
   await waitTurnOrEnd(page);
