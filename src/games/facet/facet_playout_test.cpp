@@ -368,7 +368,10 @@ void play_checked_fog_game(uint64_t seed, const json& options, int max_plies, st
     }
     json view = st;
     view["board"] = fog.board(st, me);
-    ASSERT_EQ(legal_move_strings(g), Reference(view).legal()) << "seed " << seed << " ply " << plies;
+    const auto view_legal = legal_move_strings(g);
+    ASSERT_EQ(view_legal, Reference(view).legal()) << "seed " << seed << " ply " << plies;
+    // Ruling F13: the view has a move exactly when the true board does.
+    ASSERT_EQ(view_legal.empty(), ref.legal().empty()) << "seed " << seed << " ply " << plies;
     g.legal_moves(moves);
     const Move m = choose(g, moves, rng, static_cast<int>(seed % 5 % 3));
     const std::string move = g.move_to_string(m);
