@@ -62,7 +62,8 @@ test('FACET momentum against the AI: clicks, green targets, badges, a draw offer
   if (!over) {
     // A draw offer: the AI answers it (accepting only when it does not stand better).
     await page.click('.fc-offer button[data-offer="draw"]');
-    await page.waitForSelector('.fc-offer-text');
+    // The AI may answer before the page ever shows "waiting for Black's answer": an acceptance ends the game
+    // at once (no offer text is left), a refusal leaves "Black declined the draw".
     await page.waitForFunction(() => !document.getElementById('banner').classList.contains('hidden') ||
       document.querySelector('.fc-offer [data-declined-by="1"]'), null, { timeout: 20000 });
     await screenshot(page, 'facet-momentum-offer-answer');
