@@ -62,6 +62,27 @@ int main(int argc, char** argv) {
   serve_cmd->add_option("--ai-threads", serve.ai_threads, "Worker threads for AI seats")->capture_default_str();
   serve_cmd->add_option("--ai-ms", serve.ai_ms, "AI thinking time per move in ms (0: each level's own)");
   serve_cmd->add_option("--max-body", serve.max_body, "Largest request body in bytes")->capture_default_str();
+  auto& lim = serve.limits;
+  serve_cmd->add_option("--max-connections", lim.max_connections, "Open connections in total (kept below the descriptor limit)")
+      ->capture_default_str();
+  serve_cmd->add_option("--max-connections-per-ip", lim.max_connections_per_ip, "Open connections per client address")
+      ->capture_default_str();
+  serve_cmd->add_option("--request-timeout", lim.request_timeout_s, "Seconds for a whole request to arrive (and for an idle connection)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 3600));
+  serve_cmd->add_option("--max-ws-per-ip", lim.max_ws_per_ip, "WebSockets per client address")->capture_default_str();
+  serve_cmd->add_option("--max-ws-per-game", lim.max_ws_per_game, "WebSockets on one game")->capture_default_str();
+  serve_cmd->add_option("--rate", lim.rate, "Requests and WebSocket messages per second per address (0: no limit)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1e9));
+  serve_cmd->add_option("--burst", lim.burst, "How many requests an address may send at once")
+      ->capture_default_str()
+      ->check(CLI::Range(1.0, 1e9));
+  serve_cmd->add_option("--games-per-hour", lim.games_per_hour, "Games created per address per hour (0: no limit)")
+      ->capture_default_str();
+  serve_cmd->add_option("--max-header", lim.max_header, "Largest request header in bytes")
+      ->capture_default_str()
+      ->check(CLI::Range(1024, 1024 * 1024));
 #endif
 
   app.add_subcommand("engine", "Speak the JSON-lines engine protocol on stdin/stdout");

@@ -132,6 +132,13 @@ void Session::apply_action(const json& action) {
   }
 }
 
+void Session::rollback_to(size_t n) {
+  if (n >= actions_.size()) return;
+  Session fresh = start_.is_null() ? create(kind(), options_) : from_state(kind(), start_);
+  for (size_t i = 0; i < n; ++i) fresh.apply_action(actions_[i]);
+  *this = std::move(fresh);
+}
+
 // Once the game is over every event is shown unredacted to everyone (rulings.md).
 json Session::events_for(Player viewer, size_t from) const {
   json out = json::array();

@@ -57,6 +57,10 @@ class Session {
   const std::vector<json>& actions() const { return actions_; }
   // Re-applies one logged action (used when restoring a stored game).
   void apply_action(const json& action);
+  // Forgets every action from the n-th on, as if they never happened: the game is rebuilt by replaying the
+  // first n actions. It costs a replay, so it is for the rare path (a store that refused a write); the
+  // common path never copies the session, whatever its length.
+  void rollback_to(size_t n);
 
  private:
   Session(std::unique_ptr<Game> game, json options, json start);

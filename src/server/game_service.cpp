@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <ctime>
 #include <memory>
+#include <utility>
 
 namespace tabula::server {
 
@@ -101,7 +102,7 @@ GameService::GameService(Storage& storage, AiScheduler scheduler, Config config)
         if (seat.type == "human" && seat.token.empty()) throw std::runtime_error("a human seat has no token");
       json public_options = s.observation(kSpectator).value("options", json::object());
       Live live{sg.id, sg.created_at, next_order_++, std::move(seats), std::move(s), std::move(public_options),
-                {}, std::nullopt, std::nullopt};
+                {}, std::nullopt, std::nullopt, std::nullopt};
       games_.emplace(sg.id, std::move(live));
     } catch (const std::exception& e) {
       log_line("storage: game " + sg.id + " (" + sg.kind + ") could not be restored and is skipped: " + e.what());
@@ -340,7 +341,7 @@ json GameService::create(const json& body) {
 
   json public_options = session.observation(kSpectator).value("options", json::object());
   Live live{id, sg.created_at, next_order_, std::move(seats), std::move(session), std::move(public_options),
-            {}, std::nullopt, std::nullopt};
+            {}, std::nullopt, std::nullopt, std::nullopt};
   sg.status = status_of(live);
   storage_.insert_game(sg);  // StorageError: nothing was created
   ++next_order_;
@@ -479,7 +480,8 @@ void GameService::unsubscribe(std::string_view id, uint64_t subscription) {
 // ---- changes ---------------------------------------------------------------------------------------
 
 std::vector<Event> GameService::commit(Live& g, const std::function<std::vector<Event>(Session&)>& change) {
-  Session before = g.session.clone();
+  // Nothing here depends on the game's length: the session is changed in place and only the new actions
+  // are written (a copy of the session, to restore it, would cost a replay of the whole game per move).
   const size_t first = g.session.actions().size();
   std::vector<Event> events = change(g.session);  // GameError: the session is unchanged
   const auto& actions = g.session.actions();
@@ -487,7 +489,7 @@ std::vector<Event> GameService::commit(Live& g, const std::function<std::vector<
   try {
     storage_.append_actions(g.id, first, added, status_of(g));
   } catch (...) {
-    g.session = std::move(before);  // not acknowledged, so not played
+    g.session.rollback_to(first);  // not acknowledged, so not played
     throw;
   }
   notify(g, events);
@@ -495,12 +497,17 @@ std::vector<Event> GameService::commit(Live& g, const std::function<std::vector<
 }
 
 void GameService::notify(Live& g, const std::vector<Event>& events) {
+  // One message per kind of viewer, not per subscriber: a hundred spectators cost one observation.
+  std::map<Player, json> messages;
   // A copy: a push may end its own subscription.
   auto subscribers = g.subscribers;
   for (auto& [sid, sub] : subscribers) {
     const Player viewer = sub.first;
     try {
-      sub.second(update_message(g, viewer, g.session.events_for(viewer, events)));
+      auto it = messages.find(viewer);
+      if (it == messages.end())
+        it = messages.emplace(viewer, update_message(g, viewer, g.session.events_for(viewer, events))).first;
+      sub.second(it->second);
     } catch (const std::exception& e) {
       log_line("push failed: " + std::string(e.what()));
     }
@@ -519,13 +526,16 @@ ai::Limits GameService::limits_for(int level) const {
   return limits;
 }
 
+bool GameService::has_human(const Live& g) {
+  return std::any_of(g.seats.begin(), g.seats.end(), [](const Seat& s) { return s.type != "ai"; });
+}
+
 void GameService::advance(Live& g) {
   try {
     if (status_of(g) != "playing") return;
     ai_setups(g);
     if (g.session.over()) return;
-    const bool no_human = std::none_of(g.seats.begin(), g.seats.end(), [](const Seat& s) { return s.type != "ai"; });
-    if (no_human && g.session.game().ply() >= config_.ply_limit) {
+    if (!has_human(g) && g.session.game().ply() >= config_.ply_limit) {
       commit(g, [](Session& s) { return s.adjudicate(Result{{}, "ply-limit"}); });
       log_line("game " + g.id + " adjudicated a draw (ply-limit)");
       return;
@@ -564,8 +574,10 @@ void GameService::schedule_ai_move(Live& g) {
   std::shared_ptr<const Game> snapshot(game.clone());
   ai::Limits limits = limits_for(seat.level.value_or(3));
   std::string id = g.id;
+  // A game with a person in it is served first; AI-only games wait and yield (ai_workers.h).
+  const auto lane = has_human(g) ? AiWorkers::Lane::interactive : AiWorkers::Lane::background;
   scheduler_(
-      [snapshot, limits](const std::atomic<bool>& stop) { return ai::choose_move(*snapshot, limits, &stop); },
+      lane, [snapshot, limits](const std::atomic<bool>& stop) { return ai::choose_move(*snapshot, limits, &stop); },
       [this, id, version, p](ai::Choice choice) {
         auto it = games_.find(id);
         if (it == games_.end()) return;
@@ -597,6 +609,12 @@ void GameService::schedule_ai_offer_answers(Live& g, Player offerer, const std::
     if (g.seats[i].type == "ai" && static_cast<Player>(i) != offerer)
       answerers.emplace_back(static_cast<Player>(i), g.seats[i].level.value_or(3));
   if (answerers.empty()) return;
+  if (g.ai_offer_version) {
+    // An answer is being computed for an earlier offer; it will be dropped as overtaken and this one
+    // asked when it returns. Offers sent faster than answers cost the workers nothing more.
+    g.ai_offer_waiting = std::make_pair(offerer, what);
+    return;
+  }
   const size_t version = g.session.actions().size();
   g.ai_offer_version = version;
   std::shared_ptr<const Game> snapshot(g.session.game().clone());
@@ -604,6 +622,7 @@ void GameService::schedule_ai_offer_answers(Live& g, Player offerer, const std::
   for (const auto& a : answerers) limits.push_back(limits_for(a.second));
   std::string id = g.id;
   scheduler_(
+      AiWorkers::Lane::offer,
       [snapshot, answerers, limits, what](const std::atomic<bool>&) {
         ai::Choice c;
         c.info = json::array();
@@ -618,7 +637,18 @@ void GameService::schedule_ai_offer_answers(Live& g, Player offerer, const std::
         Live& live = it->second;
         if (live.ai_offer_version == version) live.ai_offer_version.reset();
         // Anything that happened since (a move, another offer) has overtaken the offer being answered.
-        if (live.session.actions().size() != version || live.session.over() || !choice.info.is_array()) return;
+        if (live.session.actions().size() != version || live.session.over() || !choice.info.is_array()) {
+          if (auto waiting = std::exchange(live.ai_offer_waiting, std::nullopt); waiting && !live.session.over()) {
+            bool stands = false;  // for some AI seat to answer
+            for (size_t i = 0; i < live.seats.size(); ++i)
+              stands |= live.seats[i].type == "ai" &&
+                        live.session.game().offer_stands(waiting->second, static_cast<Player>(i));
+            if (stands) schedule_ai_offer_answers(live, waiting->first, waiting->second);
+          }
+          advance(live);
+          return;
+        }
+        live.ai_offer_waiting.reset();
         for (const json& a : choice.info) {
           const Player seat = a.value("seat", -1);
           const bool accept = a.value("accept", false);

@@ -29,8 +29,8 @@ bool constant_time_equal(std::string_view a, std::string_view b);
 
 class GameService {
  public:
-  // Hands an AI search to the workers; `done` must later run on the service's thread.
-  using AiScheduler = std::function<void(AiWorkers::Job job, AiWorkers::Done done)>;
+  // Hands AI work to the workers in a lane (ai_workers.h); `done` must later run on the service's thread.
+  using AiScheduler = std::function<void(AiWorkers::Lane lane, AiWorkers::Job job, AiWorkers::Done done)>;
   // Receives one WebSocket message (already JSON) for one subscriber.
   using Push = std::function<void(const json& message)>;
   using Token = std::optional<std::string>;
@@ -91,6 +91,9 @@ class GameService {
     std::map<uint64_t, std::pair<Player, Push>> subscribers;
     std::optional<size_t> ai_move_version;   // the version an AI move search was submitted for
     std::optional<size_t> ai_offer_version;  // the version an AI offer answer was submitted for
+    // An offer the AI seats must answer that came while an answer was being computed: at most one answer
+    // per game is in flight, however fast offers come (the next is scheduled when it returns).
+    std::optional<std::pair<Player, std::string>> ai_offer_waiting;
   };
 
   // The preamble of every seat action: the game, the seat the token acts for, a JSON-object body.
@@ -121,6 +124,7 @@ class GameService {
   void ai_setups(Live& g);
   void schedule_ai_move(Live& g);
   void schedule_ai_offer_answers(Live& g, Player offerer, const std::string& what);
+  static bool has_human(const Live& g);
   ai::Limits limits_for(int level) const;
 
   Storage& storage_;

@@ -27,6 +27,9 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket.hpp>
 
+#include <sys/resource.h>
+
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -59,14 +62,61 @@ using asio::use_awaitable;
 using Request = http::request<http::string_body>;
 using Response = http::response<http::string_body>;
 
-constexpr auto kReadTimeout = std::chrono::seconds(60);
 constexpr auto kAuthTimeout = std::chrono::seconds(20);
+constexpr auto kWriteTimeout = std::chrono::seconds(30);
+constexpr auto kRefusalTimeout = std::chrono::seconds(2);
 constexpr size_t kMaxQueuedPushes = 256;
+// Refusals being written at once; past this a connection over a limit is closed without a word, so that a
+// flood cannot turn refusals into a way of holding descriptors.
+constexpr size_t kMaxRefusalsInFlight = 32;
+// Descriptors kept free of connections: the database and its WAL, files being served, refusals, the
+// listener, epoll and signals.
+constexpr size_t kReservedDescriptors = 100;
+
+// Sent with every answer. The pages load only their own scripts, styles and images (no inline code), talk
+// only to their own origin, and may not be framed: tokens live in the page's storage, so a framing page
+// could trick a click on Resign.
+constexpr const char* kContentSecurityPolicy =
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; "
+    "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 struct Context {
   GameService& service;
   const Options& options;
   fs::path web_root;  // canonical, or empty when there is none
+  Admission admission;
+  size_t refusals_in_flight = 0;
+};
+
+// A connection counted by Admission, released when the coroutine that holds it ends.
+class ConnectionSlot {
+ public:
+  ConnectionSlot(Admission& admission, std::string address) : admission_(&admission), address_(std::move(address)) {}
+  ConnectionSlot(ConnectionSlot&& o) noexcept : admission_(std::exchange(o.admission_, nullptr)), address_(std::move(o.address_)) {}
+  ConnectionSlot& operator=(ConnectionSlot&&) = delete;
+  ~ConnectionSlot() {
+    if (admission_) admission_->close_connection(address_);
+  }
+  const std::string& address() const { return address_; }
+
+ private:
+  Admission* admission_;
+  std::string address_;
+};
+
+// A WebSocket counted by Admission (per address and per game), released with the WebSocket.
+class WebSocketSlot {
+ public:
+  WebSocketSlot(Admission& admission, std::string address, std::string game)
+      : admission_(admission), address_(std::move(address)), game_(std::move(game)) {}
+  WebSocketSlot(const WebSocketSlot&) = delete;
+  WebSocketSlot& operator=(const WebSocketSlot&) = delete;
+  ~WebSocketSlot() { admission_.close_websocket(address_, game_); }
+
+ private:
+  Admission& admission_;
+  std::string address_;
+  std::string game_;
 };
 
 beast::string_view bsv(std::string_view s) { return beast::string_view(s.data(), s.size()); }
@@ -146,15 +196,28 @@ GameService::Token bearer_token(const Request& req) {
   return std::string(v);
 }
 
-Response make_response(const Request& req, http::status status, std::string body, std::string_view type) {
-  Response res{status, req.version()};
+void set_security_headers(Response& res) {
+  res.set("Content-Security-Policy", kContentSecurityPolicy);
+  res.set("X-Frame-Options", "DENY");
+  res.set("X-Content-Type-Options", "nosniff");
+  res.set("Referrer-Policy", "no-referrer");
+  res.set("Cross-Origin-Opener-Policy", "same-origin");
+}
+
+Response make_response(unsigned version, bool keep_alive, http::status status, std::string body,
+                       std::string_view type) {
+  Response res{status, version};
   res.set(http::field::server, "tabula");
   res.set(http::field::content_type, bsv(type));
-  res.set("X-Content-Type-Options", "nosniff");
-  res.keep_alive(req.keep_alive());
+  set_security_headers(res);
+  res.keep_alive(keep_alive);
   res.body() = std::move(body);
   res.prepare_payload();
   return res;
+}
+
+Response make_response(const Request& req, http::status status, std::string body, std::string_view type) {
+  return make_response(req.version(), req.keep_alive(), status, std::move(body), type);
 }
 
 Response json_response(const Request& req, int status, const json& body) {
@@ -165,6 +228,20 @@ Response json_response(const Request& req, int status, const json& body) {
 
 Response error_response(const Request& req, int status, const std::string& message) {
   return json_response(req, status, json{{"error", message}});
+}
+
+// An answer to a request that could not be read (or was never read): HTTP/1.1, and the connection closes.
+Response closing_error(int status, const std::string& message) {
+  Response res = make_response(11, false, static_cast<http::status>(status), dump(json{{"error", message}}),
+                               "application/json");
+  res.set(http::field::cache_control, "no-store");
+  return res;
+}
+
+// 429 and 503 say when to come back.
+Response retry_later(Response res) {
+  res.set(http::field::retry_after, "1");
+  return res;
 }
 
 std::string_view content_type(const fs::path& p) {
@@ -204,13 +281,7 @@ Response static_file(const Request& req, const Context& ctx, std::string_view ra
   if (!in) return not_found();
   std::ostringstream body;
   body << in.rdbuf();
-  Response res = make_response(req, http::status::ok, body.str(), content_type(full));
-  if (req.method() == http::verb::head) {
-    const auto size = res.body().size();
-    res.body().clear();
-    res.content_length(size);
-  }
-  return res;
+  return make_response(req, http::status::ok, body.str(), content_type(full));
 }
 
 // ---- the API -----------------------------------------------------------------------------------------
@@ -228,7 +299,8 @@ Response method_not_allowed(const Request& req, std::string_view allow) {
   return res;
 }
 
-Response api(const Request& req, Context& ctx, const std::vector<std::string_view>& seg, std::string_view query) {
+Response api(const Request& req, Context& ctx, const std::string& address, const std::vector<std::string_view>& seg,
+             std::string_view query) {
   GameService& svc = ctx.service;
   const http::verb m = req.method();
   const bool get = m == http::verb::get || m == http::verb::head;
@@ -237,7 +309,16 @@ Response api(const Request& req, Context& ctx, const std::vector<std::string_vie
   if (seg.size() < 2 || seg[1] != "games") return error_response(req, 404, "no such endpoint");
   if (seg.size() == 2) {
     if (get) return json_response(req, 200, svc.list(parse_query(query)));
-    if (post) return json_response(req, 201, svc.create(parse_body(req)));
+    if (post) {
+      const auto now = Admission::Clock::now();
+      if (!ctx.admission.may_create_game(address, now))
+        return retry_later(error_response(req, 429, "this address has created " +
+                                                        std::to_string(ctx.admission.limits().games_per_hour) +
+                                                        " games in the last hour; try again later"));
+      Response res = json_response(req, 201, svc.create(parse_body(req)));
+      ctx.admission.created_game(address, now);
+      return res;
+    }
     return method_not_allowed(req, "GET, POST");
   }
   if (seg.size() == 3 && seg[2] == "kinds") {
@@ -267,7 +348,7 @@ Response api(const Request& req, Context& ctx, const std::vector<std::string_vie
   return error_response(req, 404, "no such endpoint");
 }
 
-Response handle(const Request& req, Context& ctx) {
+Response handle(const Request& req, Context& ctx, const std::string& address) {
   std::string_view target(req.target().data(), req.target().size());
   size_t q = target.find('?');
   std::string_view path = target.substr(0, q);
@@ -277,7 +358,7 @@ Response handle(const Request& req, Context& ctx) {
   if (path == "/healthz") return make_response(req, http::status::ok, "ok", "text/plain; charset=utf-8");
   if (!seg.empty() && seg[0] == "api") {
     try {
-      return api(req, ctx, seg, query);
+      return api(req, ctx, address, seg, query);
     } catch (const GameError& e) {
       return error_response(req, http_status(e.kind()), e.what());
     } catch (const StorageError& e) {
@@ -356,7 +437,9 @@ class WsConnection : public std::enable_shared_from_this<WsConnection> {
   bool closed_ = false;
 };
 
-awaitable<void> websocket_session(beast::tcp_stream stream, Request req, std::string game_id, Context& ctx) {
+awaitable<void> websocket_session(beast::tcp_stream stream, Request req, std::string game_id, Context& ctx,
+                                  std::string address) {
+  WebSocketSlot counted(ctx.admission, address, game_id);
   auto conn = std::make_shared<WsConnection>(std::move(stream));
   auto& ws = conn->ws();
   ws.set_option(websocket::stream_base::timeout{kAuthTimeout, websocket::stream_base::none(), false});
@@ -430,13 +513,22 @@ awaitable<void> websocket_session(beast::tcp_stream stream, Request req, std::st
     }
   }
 
-  // Clients have nothing more to say; reading detects the close (and answers pings).
+  // Clients have nothing more to say; reading detects the close (and answers pings). Messages count
+  // against the address's request rate: a client that floods is closed with 1008 (policy violation).
   for (;;) {
     co_await ws.async_read(buffer, redirect_error(use_awaitable, ec));
     if (ec) break;
     buffer.consume(buffer.size());
+    if (!ctx.admission.take_request(address, Admission::Clock::now())) {
+      std::fprintf(stderr, "WS %s closed: too many messages from %s\n", game_id.c_str(), address.c_str());
+      ctx.service.unsubscribe(game_id, subscription);
+      subscription = 0;
+      co_await ws.async_close(websocket::close_reason(websocket::close_code::policy_error, "too many messages"),
+                              redirect_error(use_awaitable, ec));
+      break;
+    }
   }
-  ctx.service.unsubscribe(game_id, subscription);
+  if (subscription) ctx.service.unsubscribe(game_id, subscription);
   conn->close();
   std::fprintf(stderr, "WS %s closed\n", game_id.c_str());
 }
@@ -459,16 +551,83 @@ awaitable<void> linger(beast::tcp_stream& stream) {
   stream.close();
 }
 
-awaitable<void> http_session(tcp::socket socket, Context& ctx) {
+// What is wrong with a request's framing, if anything. A request whose length two parties could read
+// differently (a proxy and us) is the start of request smuggling, so anything ambiguous is refused.
+std::optional<std::string> framing_problem(const Request& req) {
+  const auto lengths = std::distance(req.equal_range(http::field::content_length).first,
+                                     req.equal_range(http::field::content_length).second);
+  const auto encodings = std::distance(req.equal_range(http::field::transfer_encoding).first,
+                                       req.equal_range(http::field::transfer_encoding).second);
+  if (lengths > 1) return "more than one Content-Length";
+  if (encodings > 1) return "more than one Transfer-Encoding";
+  if (encodings == 1) {
+    if (lengths == 1) return "both Transfer-Encoding and Content-Length";
+    std::string_view te(req[http::field::transfer_encoding].data(), req[http::field::transfer_encoding].size());
+    while (!te.empty() && (te.front() == ' ' || te.front() == '\t')) te.remove_prefix(1);
+    while (!te.empty() && (te.back() == ' ' || te.back() == '\t')) te.remove_suffix(1);
+    if (!beast::iequals(bsv(te), "chunked")) return "a Transfer-Encoding other than chunked";
+  }
+  return std::nullopt;
+}
+
+// The errors that mean the client went away (or we stopped reading), as opposed to a malformed request.
+bool is_disconnect(const error_code& ec) {
+  return ec == http::error::end_of_stream || ec == http::error::partial_message || ec == asio::error::eof ||
+         ec == asio::error::connection_reset || ec == asio::error::operation_aborted ||
+         ec == asio::error::broken_pipe || ec == beast::error::timeout;
+}
+
+// The state a request's deadline timer shares with its connection: the timer may fire after the
+// connection's coroutine has moved on, so it reaches the socket only through this.
+struct ReadDeadline {
+  explicit ReadDeadline(tcp::socket& s) : socket(&s) {}
+  tcp::socket* socket;  // null once the connection no longer reads
+  bool expired = false;
+};
+
+awaitable<void> write_and_log(beast::tcp_stream& stream, const Request& req, Response& res,
+                              std::chrono::steady_clock::time_point start, error_code& ec) {
+  if (req.method() == http::verb::head) {
+    // The GET's headers, its Content-Length included, and no body: a client reading the next answer on
+    // this connection must find it where it expects it.
+    const auto size = res.body().size();
+    res.body().clear();
+    res.content_length(size);
+  }
+  log_request(req, res.result_int(), start);
+  stream.expires_after(kWriteTimeout);
+  co_await http::async_write(stream, res, redirect_error(use_awaitable, ec));
+  stream.expires_never();
+}
+
+awaitable<void> http_session(tcp::socket socket, Context& ctx, ConnectionSlot slot) {
+  const std::string& address = slot.address();
   beast::tcp_stream stream(std::move(socket));
   beast::flat_buffer buffer;
+  const auto request_timeout = std::chrono::seconds(ctx.options.limits.request_timeout_s);
   for (;;) {
     http::request_parser<http::string_body> parser;
+    parser.header_limit(static_cast<std::uint32_t>(ctx.options.limits.max_header));
     parser.body_limit(ctx.options.max_body);
-    stream.expires_after(kReadTimeout);
     error_code ec;
+
+    // The whole request, header and body, must arrive within the timeout; so must the first byte of the
+    // next one on a kept-alive connection. Beast's own timeout would close the socket, leaving no way to
+    // say 408, so a timer cancels the read instead.
+    auto deadline_state = std::make_shared<ReadDeadline>(stream.socket());
+    asio::steady_timer deadline(stream.get_executor());
+    deadline.expires_after(request_timeout);
+    deadline.async_wait([deadline_state](error_code e) {
+      if (e || !deadline_state->socket) return;
+      deadline_state->expired = true;
+      error_code ignored;
+      deadline_state->socket->cancel(ignored);
+    });
+    stream.expires_never();
     co_await http::async_read_header(stream, buffer, parser, redirect_error(use_awaitable, ec));
-    if (!ec && !parser.is_done()) {
+    std::optional<std::string> framing;
+    if (!ec) framing = framing_problem(parser.get());
+    if (!ec && !framing && !parser.is_done()) {
       // `Expect: 100-continue` (curl, for larger bodies): say go on, unless the body is too large anyway.
       auto expect = parser.get().find(http::field::expect);
       const auto length = parser.content_length();
@@ -479,18 +638,49 @@ awaitable<void> http_session(tcp::socket socket, Context& ctx) {
       }
       if (!ec) co_await http::async_read(stream, buffer, parser, redirect_error(use_awaitable, ec));
     }
+    deadline_state->socket = nullptr;
+    deadline.cancel();
     const auto start = std::chrono::steady_clock::now();
-    if (ec == http::error::body_limit) {
+
+    std::optional<Response> refusal;  // an answer after which the connection closes
+    if (framing) {
+      refusal = closing_error(400, "malformed request framing: " + *framing);
+    } else if (deadline_state->expired) {
+      // Silence between requests is an idle connection closing; a request begun and not finished is not.
+      if (buffer.size() > 0 || parser.got_some())
+        refusal = closing_error(408, "the request did not arrive within " +
+                                         std::to_string(ctx.options.limits.request_timeout_s) + " s");
+      else
+        break;
+    } else if (ec == http::error::body_limit) {
       Request req = parser.get();  // the header is complete
       req.keep_alive(false);
       Response res = error_response(req, 413, "the body is larger than " + std::to_string(ctx.options.max_body) + " bytes");
-      co_await http::async_write(stream, res, redirect_error(use_awaitable, ec));
-      log_request(req, 413, start);
+      co_await write_and_log(stream, req, res, start, ec);
       co_await linger(stream);
       co_return;
+    } else if (ec == http::error::header_limit) {
+      refusal = closing_error(431, "the request's header is larger than " +
+                                       std::to_string(ctx.options.limits.max_header) + " bytes");
+    } else if (ec && is_disconnect(ec)) {
+      break;
+    } else if (ec) {
+      refusal = closing_error(400, "malformed request: " + ec.message());
     }
-    if (ec) break;  // end of stream, timeout, garbage: just close
+    if (refusal) {
+      std::fprintf(stderr, "refused %s: %u %s\n", address.c_str(), refusal->result_int(), refusal->body().c_str());
+      stream.expires_after(kRefusalTimeout);
+      co_await http::async_write(stream, *refusal, redirect_error(use_awaitable, ec));
+      break;
+    }
     Request req = parser.release();
+
+    if (!ctx.admission.take_request(address, Admission::Clock::now())) {
+      Response res = retry_later(error_response(req, 429, "too many requests from your address; slow down"));
+      co_await write_and_log(stream, req, res, start, ec);
+      if (ec || !res.keep_alive()) break;
+      continue;
+    }
 
     std::string_view target(req.target().data(), req.target().size());
     std::vector<std::string_view> seg = split_path(target.substr(0, target.find('?')));
@@ -503,30 +693,51 @@ awaitable<void> http_session(tcp::socket socket, Context& ctx) {
         } catch (const GameError& e) {
           refused = error_response(req, http_status(e.kind()), e.what());
         }
+        if (!refused) {
+          switch (ctx.admission.open_websocket(address, id)) {
+            case Admission::Verdict::ok: break;
+            case Admission::Verdict::per_address:
+              refused = retry_later(error_response(req, 429, "too many WebSockets from your address"));
+              break;
+            case Admission::Verdict::total:
+              refused = retry_later(error_response(req, 503, "this game has as many watchers as it can take"));
+              break;
+          }
+        }
         if (refused) {
-          co_await http::async_write(stream, *refused, redirect_error(use_awaitable, ec));
-          log_request(req, refused->result_int(), start);
+          refused->keep_alive(false);
+          co_await write_and_log(stream, req, *refused, start, ec);
           break;
         }
         log_request(req, 101, start);
-        co_await websocket_session(std::move(stream), std::move(req), std::move(id), ctx);
+        co_await websocket_session(std::move(stream), std::move(req), std::move(id), ctx, address);
         co_return;
       }
       Response res = error_response(req, 404, "no such endpoint");
-      co_await http::async_write(stream, res, redirect_error(use_awaitable, ec));
-      log_request(req, 404, start);
+      res.keep_alive(false);
+      co_await write_and_log(stream, req, res, start, ec);
       break;
     }
 
-    Response res = handle(req, ctx);
-    log_request(req, res.result_int(), start);
-    const bool keep = res.keep_alive();
-    co_await http::async_write(stream, res, redirect_error(use_awaitable, ec));
-    if (ec || !keep) break;
+    Response res = handle(req, ctx, address);
+    co_await write_and_log(stream, req, res, start, ec);
+    if (ec || !res.keep_alive()) break;
   }
   error_code ignored;
   stream.socket().shutdown(tcp::socket::shutdown_send, ignored);
   stream.close();
+}
+
+// A connection over a limit gets one short answer (no request is read) and is closed.
+awaitable<void> refuse(tcp::socket socket, Context& ctx, Response res) {
+  ++ctx.refusals_in_flight;
+  beast::tcp_stream stream(std::move(socket));
+  stream.expires_after(kRefusalTimeout);
+  error_code ec;
+  co_await http::async_write(stream, res, redirect_error(use_awaitable, ec));
+  stream.socket().shutdown(tcp::socket::shutdown_send, ec);
+  stream.close();
+  --ctx.refusals_in_flight;
 }
 
 awaitable<void> listen(tcp::acceptor& acceptor, Context& ctx) {
@@ -541,8 +752,41 @@ awaitable<void> listen(tcp::acceptor& acceptor, Context& ctx) {
       co_await pause.async_wait(redirect_error(use_awaitable, ec));
       continue;
     }
-    asio::co_spawn(executor, http_session(std::move(socket), ctx), asio::detached);
+    const auto remote = socket.remote_endpoint(ec);
+    if (ec) continue;  // gone already; the socket closes here
+    std::string address = address_key(remote.address().to_string());
+    const Admission::Verdict verdict = ctx.admission.open_connection(address);
+    if (verdict == Admission::Verdict::ok) {
+      asio::co_spawn(executor, http_session(std::move(socket), ctx, ConnectionSlot(ctx.admission, std::move(address))),
+                     asio::detached);
+      continue;
+    }
+    if (ctx.refusals_in_flight >= kMaxRefusalsInFlight) continue;  // closed without a word
+    Response res = verdict == Admission::Verdict::per_address
+                       ? closing_error(429, "too many connections from your address")
+                       : closing_error(503, "the server has as many connections as it can take; try again shortly");
+    asio::co_spawn(executor, refuse(std::move(socket), ctx, retry_later(std::move(res))), asio::detached);
   }
+}
+
+// Raises the soft descriptor limit to the hard one and keeps the connection limit below it, so that the
+// server refuses connections with an answer long before accept() would fail for want of descriptors.
+Limits fit_to_descriptors(Limits limits) {
+  rlimit rl{};
+  if (getrlimit(RLIMIT_NOFILE, &rl) != 0) return limits;
+  if (rl.rlim_cur < rl.rlim_max) {
+    rlimit raised = rl;
+    raised.rlim_cur = rl.rlim_max == RLIM_INFINITY ? std::max<rlim_t>(rl.rlim_cur, 1 << 16) : rl.rlim_max;
+    if (setrlimit(RLIMIT_NOFILE, &raised) == 0) rl = raised;
+  }
+  const size_t available = static_cast<size_t>(rl.rlim_cur);
+  const size_t reserve = available > 2 * kReservedDescriptors ? kReservedDescriptors : available / 2;
+  const size_t room = std::max<size_t>(available - reserve, 1);
+  if (limits.max_connections > room) {
+    std::fprintf(stderr, "tabula serve: at most %zu connections (the descriptor limit is %zu)\n", room, available);
+    limits.max_connections = room;
+  }
+  return limits;
 }
 
 }  // namespace
@@ -564,7 +808,10 @@ int run(const Options& options) {
     GameService::Config config;
     config.ai_ms = options.ai_ms;
     service = std::make_unique<GameService>(
-        *storage, [&workers](AiWorkers::Job job, AiWorkers::Done done) { workers.submit(std::move(job), std::move(done)); },
+        *storage,
+        [&workers](AiWorkers::Lane lane, AiWorkers::Job job, AiWorkers::Done done) {
+          workers.submit(lane, std::move(job), std::move(done));
+        },
         config);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "tabula serve: cannot load the games of %s: %s\n", db_path.c_str(), e.what());
@@ -582,7 +829,7 @@ int run(const Options& options) {
       web_root.clear();
     }
   }
-  Context ctx{*service, options, web_root};
+  Context ctx{*service, options, web_root, Admission(fit_to_descriptors(options.limits))};
 
   {
     // The acceptor and the signals belong to the io_context: they go before it does.

@@ -1,6 +1,8 @@
 // `tabula serve`: the browser UI and the HTTP/WebSocket API of shared/spec/server-api.md on one port.
 #pragma once
 
+#include "server/admission.h"
+
 #include <cstddef>
 #include <string>
 
@@ -14,6 +16,7 @@ struct Options {
   int ai_threads = 1;    // worker threads for AI seats (never the I/O thread)
   int ai_ms = 0;         // 0: each level's default budget; otherwise the AI's thinking time per move
   std::size_t max_body = 64 * 1024;
+  Limits limits;         // per address and in total: admission.h, docs/server.md
 };
 
 // $XDG_DATA_HOME/tabula/tabula.db, else ~/.local/share/tabula/tabula.db (folders are created).

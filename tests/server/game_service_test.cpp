@@ -56,7 +56,10 @@ class Harness {
       posted_.push_back(std::move(fn));
     });
     service_ = std::make_unique<GameService>(
-        *storage_, [this](AiWorkers::Job job, AiWorkers::Done done) { workers_->submit(std::move(job), std::move(done)); },
+        *storage_,
+        [this](AiWorkers::Lane lane, AiWorkers::Job job, AiWorkers::Done done) {
+          workers_->submit(lane, std::move(job), std::move(done));
+        },
         config_);
   }
   // Like stopping the server: nothing in flight survives, only what was stored.
