@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdio>
 #include <ostream>
+#include <sstream>
 
 namespace tabula {
 
@@ -100,11 +101,22 @@ int bench_command(const BenchArgs& args, std::ostream& out) {
       if (!options.empty()) out << "         options " << used_options.dump() << '\n';
     }
   }
-  if (args.json) out << report.dump(2) << '\n';
   if (report.empty()) {
     out << "unknown game \"" << args.game << "\"\n";
     return 2;
   }
+#ifdef TABULA_HAS_SERVER
+  // The server's cost per move, unless only another game was asked for.
+  if (args.ack_plies > 0 && (args.game.empty() || args.game == "facet") && options.empty()) {
+    std::ostringstream text;
+    if (int status = bench_acknowledgement(args.ack_plies, text, &report); status != 0) {
+      out << text.str();
+      return status;
+    }
+    if (!args.json) out << text.str();
+  }
+#endif
+  if (args.json) out << report.dump(2) << '\n';
   return 0;
 }
 

@@ -1,6 +1,8 @@
 // `tabula bench`: rules speed per game (perft nodes per second, random playouts per second).
 #pragma once
 
+#include "core/json.h"
+
 #include <iosfwd>
 #include <string>
 
@@ -12,8 +14,13 @@ struct BenchArgs {
   int perft_depth = 0;  // 0: the game's default
   double seconds = 2.0; // time spent on random playouts per game
   bool json = false;
+  int ack_plies = 20000; // the server part: a move's acknowledgement at ply 0 and at this ply (0: skip)
 };
 
 int bench_command(const BenchArgs& args, std::ostream& out);
+
+// What acknowledging a move costs at ply 0 and at ply `plies` of a long game, through the real service and
+// store (bench_server.cpp; only in a build with the server). Appends to `report` when given.
+int bench_acknowledgement(int plies, std::ostream& out, json* report);
 
 }  // namespace tabula

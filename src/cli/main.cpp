@@ -102,6 +102,8 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("--depth", bench.perft_depth, "Perft depth (default: per game)");
   bench_cmd->add_option("--seconds", bench.seconds, "Seconds of random playouts per game")->capture_default_str();
   bench_cmd->add_flag("--json", bench.json, "Print JSON");
+  bench_cmd->add_option("--ack-plies", bench.ack_plies, "Measure a move's acknowledgement at ply 0 and at this ply (0: skip)")
+      ->capture_default_str();
 
   tabula::SelfplayArgs selfplay;
   std::string selfplay_options = "{}";

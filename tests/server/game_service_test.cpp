@@ -483,3 +483,88 @@ TEST(GameService, ACorruptDatabaseIsRefused) {
   EXPECT_EQ(after, garbage);
   fs::remove_all(dir);
 }
+
+namespace {
+
+// A scheduler that keeps the AI's work instead of running it, so a test sees what was asked, in which
+// lane, and decides when (and with what) each job completes.
+struct HeldJobs {
+  struct Held {
+    AiWorkers::Lane lane;
+    AiWorkers::Job job;
+    AiWorkers::Done done;
+  };
+  std::vector<Held> jobs;
+  GameService::AiScheduler scheduler() {
+    return [this](AiWorkers::Lane lane, AiWorkers::Job job, AiWorkers::Done done) {
+      jobs.push_back({lane, std::move(job), std::move(done)});
+    };
+  }
+  // Runs job i for real on this thread and completes it.
+  void complete(size_t i) {
+    std::atomic<bool> stop{false};
+    Held h = std::move(jobs.at(i));
+    jobs.erase(jobs.begin() + static_cast<std::ptrdiff_t>(i));
+    h.done(h.job(stop));
+  }
+};
+
+struct TempDb {
+  TempDb() {
+    std::string tmpl = (fs::temp_directory_path() / "tabula-lanes-XXXXXX").string();
+    dir = mkdtemp(tmpl.data());
+  }
+  ~TempDb() {
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+  }
+  std::string path() const { return (dir / "t.db").string(); }
+  fs::path dir;
+};
+
+}  // namespace
+
+TEST(GameService, AiOnlyGamesSearchInTheBackgroundAndGamesWithAPersonInteractively) {
+  TempDb db;
+  Storage storage(db.path());
+  HeldJobs held;
+  GameService svc(storage, held.scheduler(), Harness::quick_config());
+  svc.create(json::parse(R"({"game":"tigadi","seats":[{"type":"ai","level":3},{"type":"ai","level":3}]})"));
+  svc.create(json::parse(R"({"game":"tigadi","seats":[{"type":"ai","level":3},{"type":"human"}]})"));
+  ASSERT_EQ(held.jobs.size(), 2u);
+  EXPECT_EQ(held.jobs[0].lane, AiWorkers::Lane::background);
+  EXPECT_EQ(held.jobs[1].lane, AiWorkers::Lane::interactive);
+}
+
+TEST(GameService, OffersToTheAiKeepAtMostOneAnswerInFlight) {
+  TempDb db;
+  Storage storage(db.path());
+  HeldJobs held;
+  GameService svc(storage, held.scheduler(), Harness::quick_config());
+  // FACET has draw offers; the human (White) moves first, so no search is pending.
+  json created = svc.create(json::parse(R"({"game":"facet","seats":[{"type":"human"},{"type":"ai","level":3}]})"));
+  const std::string id = created["id"];
+  const auto token = tok(created, 0);
+  ASSERT_TRUE(held.jobs.empty());
+  svc.offer(id, token, json{{"what", "draw"}});
+  ASSERT_EQ(held.jobs.size(), 1u);
+  EXPECT_EQ(held.jobs[0].lane, AiWorkers::Lane::offer);
+  // While that answer is computed, the human moves, the AI replies (which declines the offer) and the
+  // human offers again: the second offer gets no job of its own while the first is in flight.
+  svc.move(id, token, mv(svc.get(id, token)["legal"][0].get<std::string>()));
+  ASSERT_EQ(held.jobs.size(), 2u);
+  EXPECT_EQ(held.jobs[1].lane, AiWorkers::Lane::interactive);
+  held.complete(1);
+  ASSERT_EQ(svc.get(id, token)["observation"]["ply"], 2);
+  svc.offer(id, token, json{{"what", "draw"}});
+  ASSERT_EQ(held.jobs.size(), 1u) << "one answer in flight per game, however fast offers come";
+  // The first answer is to an offer that was overtaken: dropped, and the offer that stands is asked.
+  held.complete(0);
+  ASSERT_EQ(held.jobs.size(), 1u);
+  EXPECT_EQ(held.jobs[0].lane, AiWorkers::Lane::offer);
+  EXPECT_FALSE(svc.get(id, token)["observation"]["draw_offer"].is_null()) << "not answered by a stale job";
+  held.complete(0);
+  EXPECT_TRUE(held.jobs.empty());
+  json game = svc.get(id, token);
+  EXPECT_TRUE(game["observation"]["draw_offer"].is_null()) << "answered: accepted or declined";
+}
