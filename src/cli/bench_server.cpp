@@ -81,7 +81,7 @@ int bench_acknowledgement(int plies, std::ostream& out, json* report) {
     const std::string id = created.at("id");
     const std::string tokens[2] = {created.at("tokens").at("0"), created.at("tokens").at("1")};
     size_t pushed_bytes = 0;
-    svc.subscribe(id, kSpectator, [&](const json& m) { pushed_bytes += m.dump().size(); });
+    svc.subscribe(id, kSpectator, [&](const std::string& m) { pushed_bytes += m.size(); });
 
     const std::vector<std::string> cycle = shuffle_cycle(Session::create("facet", json::object()));
     if (cycle.empty()) throw std::runtime_error("no shuffle found in FACET's opening");
@@ -95,6 +95,15 @@ int bench_acknowledgement(int plies, std::ostream& out, json* report) {
       if (ply >= plies) late.push_back(ms);
     }
     const double at_start = median_ms(early), at_depth = median_ms(late);
+    // A whole game's view (GET /api/games/{id}, a new WebSocket): it carries every event, so it grows.
+    std::vector<double> views;
+    size_t view_bytes = 0;
+    for (int i = 0; i < 5; ++i) {
+      const auto t0 = Clock::now();
+      view_bytes = svc.get_text(id, tokens[0]).size();
+      views.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+    }
+    const double view_ms = median_ms(views);
     // What an AI seat's search starts from: a copy of the game, taken on the I/O thread.
     auto clone_ms = [&](int n) {
       Session s = Session::create("facet", json::object());
@@ -114,6 +123,9 @@ int bench_acknowledgement(int plies, std::ostream& out, json* report) {
                   "(medians of %d moves)\n",
                   at_start, at_depth, plies, window);
     out << line;
+    std::snprintf(line, sizeof line, "server   the whole game's view at ply %d (GET, serialised): %.2f ms, %zu bytes\n",
+                  plies + window, view_ms, view_bytes);
+    out << line;
     std::snprintf(line, sizeof line, "server   an AI search's copy of the game: %.3f ms at ply 0, %.3f ms at ply %d\n",
                   clone_start, clone_depth, plies);
     out << line;
@@ -125,6 +137,8 @@ int bench_acknowledgement(int plies, std::ostream& out, json* report) {
                              {"ms_at_start", at_start},
                              {"ms_at_depth", at_depth},
                              {"pushed_bytes", pushed_bytes},
+                             {"view_ms_at_depth", view_ms},
+                             {"view_bytes_at_depth", view_bytes},
                              {"clone_ms_at_start", clone_start},
                              {"clone_ms_at_depth", clone_depth}});
   } catch (const std::exception& e) {

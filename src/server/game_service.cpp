@@ -56,6 +56,12 @@ std::string now_iso8601() {
 
 void log_line(const std::string& text) { std::fprintf(stderr, "%s\n", text.c_str()); }
 
+}  // namespace
+
+std::string serialise(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+namespace {
+
 // A player's display name: optional, at most 40 bytes, no control characters.
 std::optional<std::string> name_field(const json& object) {
   const json* v = find_field(object, "name");
@@ -102,7 +108,7 @@ GameService::GameService(Storage& storage, AiScheduler scheduler, Config config)
         if (seat.type == "human" && seat.token.empty()) throw std::runtime_error("a human seat has no token");
       json public_options = s.observation(kSpectator).value("options", json::object());
       Live live{sg.id, sg.created_at, next_order_++, std::move(seats), std::move(s), std::move(public_options),
-                {}, std::nullopt, std::nullopt, std::nullopt};
+                {}, std::nullopt, std::nullopt, std::nullopt, {}};
       games_.emplace(sg.id, std::move(live));
     } catch (const std::exception& e) {
       log_line("storage: game " + sg.id + " (" + sg.kind + ") could not be restored and is skipped: " + e.what());
@@ -341,7 +347,7 @@ json GameService::create(const json& body) {
 
   json public_options = session.observation(kSpectator).value("options", json::object());
   Live live{id, sg.created_at, next_order_, std::move(seats), std::move(session), std::move(public_options),
-            {}, std::nullopt, std::nullopt, std::nullopt};
+            {}, std::nullopt, std::nullopt, std::nullopt, {}};
   sg.status = status_of(live);
   storage_.insert_game(sg);  // StorageError: nothing was created
   ++next_order_;
@@ -351,9 +357,7 @@ json GameService::create(const json& body) {
   return json{{"id", id}, {"tokens", tokens}, {"seats", seats_json(g)}};
 }
 
-json GameService::get(std::string_view id, const Token& token) const {
-  const Live& g = find(id);
-  Player viewer = seat_of(g, token);
+json GameService::game_view(const Live& g, Player viewer) const {
   json observation = g.session.observation(viewer);
   const Result* r = g.session.game().result();
   return json{{"id", g.id},
@@ -362,11 +366,48 @@ json GameService::get(std::string_view id, const Token& token) const {
               {"seats", seats_json(g)},
               {"observation", observation},
               {"legal", legal_for(g, viewer)},
-              {"events", g.session.events_for(viewer)},
               {"you", viewer == kSpectator ? json(nullptr) : json(viewer)},
               {"status", status_of(g)},
               {"result", r ? r->to_json() : json(nullptr)},
               {"created", g.created_at}};
+}
+
+json GameService::get(std::string_view id, const Token& token) const {
+  const Live& g = find(id);
+  Player viewer = seat_of(g, token);
+  json out = game_view(g, viewer);
+  out["events"] = g.session.events_for(viewer);
+  return out;
+}
+
+std::string GameService::get_text(std::string_view id, const Token& token) const {
+  const Live& g = find(id);
+  Player viewer = seat_of(g, token);
+  return with_events(game_view(g, viewer), events_text(g, viewer));
+}
+
+std::string GameService::with_events(const json& doc, const std::string& events) {
+  // The order of an object's members means nothing in JSON, so the array goes first.
+  std::string rest = serialise(doc);
+  return "{\"events\":" + events + (rest.size() > 2 ? "," : "") + rest.substr(1);
+}
+
+const std::string& GameService::events_text(const Live& g, Player viewer) const {
+  Live::EventsText& cache = g.events_text[viewer];
+  const size_t count = g.session.event_count();
+  // A game that ended shows its events anew (unredacted); a rolled-back action took events away.
+  if (cache.over != g.session.over() || cache.count > count) cache = Live::EventsText{0, g.session.over(), "[]"};
+  if (cache.count < count) {
+    json more = g.session.events_for(viewer, cache.count);
+    cache.text.pop_back();  // the closing bracket
+    for (const json& e : more) {
+      if (cache.text.size() > 1) cache.text += ',';
+      cache.text += serialise(e);
+    }
+    cache.text += ']';
+    cache.count = count;
+  }
+  return cache.text;
 }
 
 json GameService::join(std::string_view id, const json& body) {
@@ -467,7 +508,9 @@ Player GameService::authenticate(std::string_view id, const Token& token) const 
 uint64_t GameService::subscribe(std::string_view id, Player viewer, Push push) {
   Live& g = find(id);
   uint64_t sid = next_subscription_++;
-  push(update_message(g, viewer, g.session.events_for(viewer)));
+  json first = update_message(g, viewer, json::array());
+  first.erase("events");
+  push(with_events(first, events_text(g, viewer)));
   g.subscribers.emplace(sid, std::make_pair(viewer, std::move(push)));
   return sid;
 }
@@ -498,7 +541,7 @@ std::vector<Event> GameService::commit(Live& g, const std::function<std::vector<
 
 void GameService::notify(Live& g, const std::vector<Event>& events) {
   // One message per kind of viewer, not per subscriber: a hundred spectators cost one observation.
-  std::map<Player, json> messages;
+  std::map<Player, std::string> messages;
   // A copy: a push may end its own subscription.
   auto subscribers = g.subscribers;
   for (auto& [sid, sub] : subscribers) {
@@ -506,7 +549,7 @@ void GameService::notify(Live& g, const std::vector<Event>& events) {
     try {
       auto it = messages.find(viewer);
       if (it == messages.end())
-        it = messages.emplace(viewer, update_message(g, viewer, g.session.events_for(viewer, events))).first;
+        it = messages.emplace(viewer, serialise(update_message(g, viewer, g.session.events_for(viewer, events)))).first;
       sub.second(it->second);
     } catch (const std::exception& e) {
       log_line("push failed: " + std::string(e.what()));

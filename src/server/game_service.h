@@ -24,6 +24,9 @@ namespace tabula::server {
 
 int http_status(ErrorKind kind);
 
+// Compact JSON as the server sends it; text that is not valid UTF-8 is replaced rather than thrown on.
+std::string serialise(const json& j);
+
 // Token-length-independent comparison of two secrets.
 bool constant_time_equal(std::string_view a, std::string_view b);
 
@@ -31,8 +34,9 @@ class GameService {
  public:
   // Hands AI work to the workers in a lane (ai_workers.h); `done` must later run on the service's thread.
   using AiScheduler = std::function<void(AiWorkers::Lane lane, AiWorkers::Job job, AiWorkers::Done done)>;
-  // Receives one WebSocket message (already JSON) for one subscriber.
-  using Push = std::function<void(const json& message)>;
+  // Receives one WebSocket message, serialised (once for every subscriber who sees the same), for one
+  // subscriber.
+  using Push = std::function<void(const std::string& message)>;
   using Token = std::optional<std::string>;
 
   struct Config {
@@ -53,6 +57,10 @@ class GameService {
   json create(const json& body);
   // GET /api/games/{id}
   json get(std::string_view id, const Token& token) const;
+  // The same, serialised (what the HTTP layer sends). It carries every event, so it grows with the game;
+  // the events' part is kept serialised per viewer and extended as events come, so that asking for a long
+  // game again costs a copy, not a rebuild of thousands of events.
+  std::string get_text(std::string_view id, const Token& token) const;
   // POST /api/games/{id}/join -> {"token","seat"}
   json join(std::string_view id, const json& body);
   // POST /api/games/{id}/moves -> {"events","observation"}
@@ -94,6 +102,13 @@ class GameService {
     // An offer the AI seats must answer that came while an answer was being computed: at most one answer
     // per game is in flight, however fast offers come (the next is scheduled when it returns).
     std::optional<std::pair<Player, std::string>> ai_offer_waiting;
+    // Each viewer's events so far, serialised as a JSON array (see get_text).
+    struct EventsText {
+      size_t count = 0;   // events of the session covered
+      bool over = false;  // whether the game was over (every event then reads differently)
+      std::string text = "[]";
+    };
+    mutable std::map<Player, EventsText> events_text;
   };
 
   // The preamble of every seat action: the game, the seat the token acts for, a JSON-object body.
@@ -112,6 +127,10 @@ class GameService {
   static json seats_json(const Live& g);
   json legal_for(const Live& g, Player viewer) const;
   json update_message(const Live& g, Player viewer, const json& events) const;
+  // An update (or a GET answer, `doc`) with a serialised events array put in.
+  static std::string with_events(const json& doc, const std::string& events);
+  const std::string& events_text(const Live& g, Player viewer) const;
+  json game_view(const Live& g, Player viewer) const;  // GET's document without its events
   json summary(const Live& g) const;
   json action_answer(const Live& g, Player seat, const std::vector<Event>& events) const;
 

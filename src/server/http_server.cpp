@@ -121,7 +121,7 @@ class WebSocketSlot {
 
 beast::string_view bsv(std::string_view s) { return beast::string_view(s.data(), s.size()); }
 
-std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+std::string dump(const json& j) { return serialise(j); }
 
 // ---- small HTTP helpers ------------------------------------------------------------------------------
 
@@ -220,11 +220,13 @@ Response make_response(const Request& req, http::status status, std::string body
   return make_response(req.version(), req.keep_alive(), status, std::move(body), type);
 }
 
-Response json_response(const Request& req, int status, const json& body) {
-  Response res = make_response(req, static_cast<http::status>(status), dump(body), "application/json");
+Response json_response(const Request& req, int status, std::string body) {
+  Response res = make_response(req, static_cast<http::status>(status), std::move(body), "application/json");
   res.set(http::field::cache_control, "no-store");  // answers may hold tokens or a seat's view
   return res;
 }
+
+Response json_response(const Request& req, int status, const json& body) { return json_response(req, status, dump(body)); }
 
 Response error_response(const Request& req, int status, const std::string& message) {
   return json_response(req, status, json{{"error", message}});
@@ -328,7 +330,7 @@ Response api(const Request& req, Context& ctx, const std::string& address, const
   const std::string id(seg[2]);
   if (seg.size() == 3) {
     if (!get) return method_not_allowed(req, "GET");
-    return json_response(req, 200, svc.get(id, bearer_token(req)));
+    return json_response(req, 200, svc.get_text(id, bearer_token(req)));
   }
   if (seg.size() == 4) {
     const std::string_view what = seg[3];
@@ -501,8 +503,8 @@ awaitable<void> websocket_session(beast::tcp_stream stream, Request req, std::st
   {
     std::string error;
     try {
-      subscription = ctx.service.subscribe(game_id, viewer, [weak](const json& m) {
-        if (auto c = weak.lock()) c->push(dump(m));
+      subscription = ctx.service.subscribe(game_id, viewer, [weak](const std::string& m) {
+        if (auto c = weak.lock()) c->push(m);
       });
     } catch (const std::exception& e) {
       error = e.what();

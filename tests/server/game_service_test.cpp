@@ -320,8 +320,8 @@ TEST(GameService, SubscribersGetTheirOwnViewAndOnlyNewEvents) {
   h.svc().move(id, tok(created, 0), mv("d1"));
 
   std::vector<json> spectator, seed;
-  uint64_t s1 = h.svc().subscribe(id, tabula::kSpectator, [&](const json& m) { spectator.push_back(m); });
-  h.svc().subscribe(id, 1, [&](const json& m) { seed.push_back(m); });
+  uint64_t s1 = h.svc().subscribe(id, tabula::kSpectator, [&](const std::string& m) { spectator.push_back(json::parse(m)); });
+  h.svc().subscribe(id, 1, [&](const std::string& m) { seed.push_back(json::parse(m)); });
   ASSERT_EQ(spectator.size(), 1u);
   EXPECT_EQ(spectator[0]["type"], "update");
   EXPECT_EQ(spectator[0]["events"], h.svc().get(id, std::nullopt)["events"]);  // all of them at first
@@ -351,7 +351,7 @@ TEST(GameService, AnAiSeatAnswersAHumanMove) {
   EXPECT_EQ(created["seats"][1]["level"], 1);
   EXPECT_EQ(created["tokens"].size(), 1u);
   std::vector<json> pushes;
-  h.svc().subscribe(id, 0, [&](const json& m) { pushes.push_back(m); });
+  h.svc().subscribe(id, 0, [&](const std::string& m) { pushes.push_back(json::parse(m)); });
   h.svc().move(id, tok(created, 0), mv("d1"));
   ASSERT_TRUE(h.pump_until([&] { return h.svc().get(id, std::nullopt)["observation"]["ply"] == 2; }));
   json game = h.svc().get(id, tok(created, 0));
@@ -437,7 +437,7 @@ TEST(GameService, AStoreFailureRollsTheGameBack) {
   h.svc().move(id, tok(created, 0), mv("d1"));
   json before = h.svc().get(id, tok(created, 1));
   std::vector<json> pushes;
-  h.svc().subscribe(id, tabula::kSpectator, [&](const json& m) { pushes.push_back(m); });
+  h.svc().subscribe(id, tabula::kSpectator, [&](const std::string& m) { pushes.push_back(json::parse(m)); });
 
   // Another writer has taken the next row: the store refuses the move.
   sqlite_exec(h.db(), "INSERT INTO actions (game_id, seq, action) VALUES ('" + id + "', 1, '{}')");
@@ -567,4 +567,31 @@ TEST(GameService, OffersToTheAiKeepAtMostOneAnswerInFlight) {
   EXPECT_TRUE(held.jobs.empty());
   json game = svc.get(id, token);
   EXPECT_TRUE(game["observation"]["draw_offer"].is_null()) << "answered: accepted or declined";
+}
+
+TEST(GameService, TheSerialisedViewOfAGameIsItsViewForEverySeatAndAsItGrows) {
+  Harness h;
+  json created = h.svc().create(two_humans());
+  const std::string id = created["id"];
+  const std::vector<GameService::Token> viewers = {std::nullopt, tok(created, 0), tok(created, 1)};
+  const char* moves[] = {"d1", "d7", "a4", "g4", "f6", "b2"};  // no line closed
+  for (const char* m : moves) {
+    for (const auto& v : viewers) ASSERT_EQ(json::parse(h.svc().get_text(id, v)), h.svc().get(id, v)) << m;
+    const int seat = h.svc().get(id, std::nullopt)["observation"]["to_move"];
+    h.svc().move(id, tok(created, seat), mv(m));
+  }
+  // A failed store takes the action back: the kept text must lose its events too.
+  sqlite_exec(h.db(), "INSERT INTO actions (game_id, seq, action) VALUES ('" + id + "', 6, '{}')");
+  EXPECT_THROW(h.svc().move(id, tok(created, 0), mv("c3")), StorageError);
+  for (const auto& v : viewers) EXPECT_EQ(json::parse(h.svc().get_text(id, v)), h.svc().get(id, v));
+  sqlite_exec(h.db(), "DELETE FROM actions WHERE game_id = '" + id + "' AND seq = 6");
+  // The end shows everything anew.
+  h.svc().offer(id, tok(created, 1), json{{"what", "resign"}});
+  for (const auto& v : viewers) EXPECT_EQ(json::parse(h.svc().get_text(id, v)), h.svc().get(id, v));
+  // A new subscriber's first update carries the same events.
+  std::vector<json> first;
+  h.svc().subscribe(id, 0, [&](const std::string& m) { first.push_back(json::parse(m)); });
+  ASSERT_EQ(first.size(), 1u);
+  EXPECT_EQ(first[0]["events"], h.svc().get(id, tok(created, 0))["events"]);
+  EXPECT_EQ(first[0]["type"], "update");
 }
