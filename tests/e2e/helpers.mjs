@@ -1,5 +1,6 @@
 // Shared helpers for the browser tests: start a server on a free port, launch Chromium, collect
-// console errors, take screenshots, and drive the Tigadi board the way a person would.
+// console errors and Content-Security-Policy violations, take screenshots, and drive the Tigadi board
+// the way a person would.
 
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -8,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
+import { afterEach } from 'node:test';
 import { chromium } from 'playwright-core';
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -68,25 +70,87 @@ export async function startServer({ port: wantPort, dir: wantDir } = {}) {
   };
 }
 
-export function launch() {
-  return chromium.launch({
+// Chromium whose every context watches for CSP violations (see watchCsp): tests open pages through
+// browser.newContext(), so every page of every test is watched.
+export async function launch() {
+  const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
       '--disable-component-update', '--disable-sync'],
   });
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (...args) => watchCsp(await newContext(...args));
+  return browser;
 }
 
-// A page that records console errors and uncaught exceptions into `page.errors`.
+// Content-Security-Policy violations. The server sends a strict policy (no inline script or style, no
+// eval, nothing framed); a page that breaks it is broken for real users, so a violation fails the test.
+// Chromium reports each one twice: a console error ("... violates the following Content Security Policy
+// directive ...", older builds "Refused to ...") and a `securitypolicyviolation` event in the page,
+// which an init script forwards here. Both land in `page.csp` and in `cspPending`, which the afterEach
+// below empties, failing the test that opened the page with the violations named.
+const CSP_CONSOLE = /Content Security Policy|Refused to /i;
+export const isCspMessage = (text) => CSP_CONSOLE.test(text);
+const cspPending = [];
+
+function recordCsp(page, text) {
+  if (!page) return;
+  const entry = `${text} (on ${page.url()})`;
+  (page.csp ??= []).push(entry);
+  cspPending.push({ page, entry });
+}
+
+async function watchCsp(context) {
+  await context.exposeBinding('__tabulaCspViolation', ({ page }, v) => recordCsp(page,
+    `securitypolicyviolation: ${v.directive} blocked ${v.blocked || '(inline)'} in ${v.source || v.document}` +
+    `${v.line ? `:${v.line}` : ''}${v.sample ? ` sample ${JSON.stringify(v.sample)}` : ''}`));
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      const report = globalThis.__tabulaCspViolation;
+      if (report) report({ directive: e.effectiveDirective || e.violatedDirective, blocked: e.blockedURI, source: e.sourceFile,
+        line: e.lineNumber, sample: e.sample, document: e.documentURI });
+    }, true);
+  });
+  const watch = (page) => {
+    page.csp ??= [];
+    page.on('console', m => { if (isCspMessage(m.text())) recordCsp(page, `console ${m.type()}: ${m.text()}`); });
+  };
+  context.pages().forEach(watch);
+  context.on('page', watch);
+  return context;
+}
+
+// Hands a page's recorded violations to the caller (a test that provokes one on purpose) and clears them.
+export function takeCspViolations(page) {
+  const taken = page.csp ?? [];
+  page.csp = [];
+  for (let i = cspPending.length - 1; i >= 0; i--) if (cspPending[i].page === page) cspPending.splice(i, 1);
+  return taken;
+}
+
+afterEach(() => {
+  if (!cspPending.length) return;
+  const entries = cspPending.splice(0).map(e => e.entry);
+  assert.fail(`Content-Security-Policy violations:\n  ${entries.join('\n  ')}`);
+});
+
+// A page that records console errors and uncaught exceptions into `page.errors` (CSP violations go to
+// `page.csp`, see above).
 export async function newPage(context) {
   const page = await context.newPage();
   page.errors = [];
-  page.on('console', m => { if (m.type() === 'error') page.errors.push(`console: ${m.text()} @ ${JSON.stringify(m.location())}`); });
+  page.csp ??= [];
+  page.on('console', m => {
+    if (m.type() === 'error' && !isCspMessage(m.text())) page.errors.push(`console: ${m.text()} @ ${JSON.stringify(m.location())}`);
+  });
   page.on('pageerror', e => page.errors.push(`pageerror: ${e.message}`));
   return page;
 }
 
 export function assertNoErrors(page) {
+  const csp = takeCspViolations(page);
+  assert.deepEqual(csp, [], `Content-Security-Policy violations on ${page.url()}`);
   assert.deepEqual(page.errors, [], `console errors on ${page.url()}`);
 }
 

@@ -417,7 +417,7 @@ function render() {
   $('seats').replaceChildren(...g.seats.map((s, i) => {
     const p = S.mod.players[i] || {};
     const li = h('li', { class: !over && !inSetup && tm === i ? 'to-move' : '', dataset: { seat: i } },
-      h('span', { class: 'swatch', style: `background:${p.fill || '#ccc'};border-color:${p.edge || '#888'}`, 'aria-hidden': 'true' }),
+      h('span', { class: 'swatch', style: { background: p.fill || '#ccc', borderColor: p.edge || '#888' }, 'aria-hidden': 'true' }),
       h('span', {}, h('strong', {}, playerName(i)), ' · ', s.type === 'open' ? h('em', {}, 'waiting for a friend') : seatLabel(s)),
       held.includes(i) ? h('span', { class: 'you' }, 'you') : null,
       h('span', { class: 'count' }, S.mod.summary ? S.mod.summary(shown, i) : ''));
