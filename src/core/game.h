@@ -101,7 +101,9 @@ class Game {
   // Why `text` is not a legal move here, in words a player understands.
   virtual std::string explain_illegal(std::string_view text) const;
 
-  // Setup phases (Stratego, Truth). Default: this game has none.
+  // Setup phases (Stratego, Truth). Default: this game has none. During a setup phase observation_json must
+  // show each player only its own placement and spectators none: those are also the views a game keeps for
+  // good when it ends before play begins, which the Session holds for every game (docs/rulings.md C1).
   virtual void setup(Player p, const json& placement, EventLog* events);
   virtual json arrangement(Player p, std::string_view name, uint64_t seed) const;  // a placement
 

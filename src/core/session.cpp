@@ -24,6 +24,11 @@ Session Session::from_state(std::string_view game, const json& state) {
   return Session(std::move(g), effective, start);
 }
 
+Session Session::adopt(std::unique_ptr<Game> game) {
+  json effective = game->state_json().value("options", json::object());
+  return Session(std::move(game), effective, nullptr);
+}
+
 Session Session::from_record(const json& record) {
   if (!record.is_object()) fail(ErrorKind::bad_request, "a record must be an object");
   std::string game = string_field(record, "game");
@@ -48,6 +53,7 @@ Session Session::clone() const {
   Session s(game_->clone(), options_, start_);
   s.actions_ = actions_;
   s.events_ = events_;
+  s.sealed_ = sealed_;
   return s;
 }
 
@@ -89,6 +95,33 @@ std::vector<Event> Session::setup_arrangement(Player player, std::string_view na
   return setup(player, game_->arrangement(player, name, seed));
 }
 
+// "Play began" is the game-independent part of the rule that a game ended before play begins reveals no
+// setup (shared rulings, common rules; docs/rulings.md C1). No game needs to know it: a game in its setup
+// phase already shows each viewer only what it may see then, so the Session keeps those views when an
+// action other than a setup ends the game there, and shows them instead of the game's (which, once over,
+// would be the state). A setup never seals: the last one lets play begin (every army shown together), even
+// when the rules then decide the game at once.
+std::vector<json> Session::setup_views() const {
+  std::vector<json> views;
+  if (game_->phase() != Phase::setup) return views;
+  for (Player p = 0; p < num_players(); ++p) views.push_back(game_->observation_json(p));
+  views.push_back(game_->observation_json(kSpectator));
+  return views;
+}
+
+void Session::seal_if_ended(std::vector<json> views) {
+  if (views.empty() || !over()) return;
+  // What each viewer saw in setup, plus what the end changed of the fields every game has.
+  const Result* r = game_->result();
+  for (json& v : views) {
+    v["phase"] = phase_name(game_->phase());
+    v["to_move"] = game_->to_move();
+    v["ply"] = game_->ply();
+    v["result"] = r ? r->to_json() : json(nullptr);
+  }
+  sealed_ = std::move(views);
+}
+
 std::vector<Event> Session::offer(Player player, std::string_view what) {
   // The protocol's whole vocabulary of offers; which of them a game has is the game's to say (409).
   static constexpr std::string_view kOffers[] = {"draw", "accept", "decline", "stalemate", "withdraw", "resign"};
@@ -96,6 +129,7 @@ std::vector<Event> Session::offer(Player player, std::string_view what) {
     fail(ErrorKind::bad_request, "an offer is one of draw, accept, decline, stalemate, withdraw, resign");
   if (player < 0 || player >= num_players()) fail(ErrorKind::bad_request, "no such player");
   if (game_->phase() == Phase::over) fail(ErrorKind::conflict, "the game is over");
+  std::vector<json> views = setup_views();
   EventLog events;
   if (what == "resign") {
     Result r;
@@ -105,15 +139,18 @@ std::vector<Event> Session::offer(Player player, std::string_view what) {
     events.push_back(Event{json{{"type", "resign"}, {"player", player}}, {}});
     game_->end_with(r, &events);
   } else {
-    game_->offer(player, what, &events);
+    game_->offer(player, what, &events);  // an accepted offer may end the game too
   }
+  seal_if_ended(std::move(views));
   return commit(json{{"type", "offer"}, {"player", player}, {"what", std::string(what)}}, std::move(events));
 }
 
 std::vector<Event> Session::adjudicate(const Result& result) {
   if (game_->phase() == Phase::over) fail(ErrorKind::conflict, "the game is over");
+  std::vector<json> views = setup_views();
   EventLog events;
   game_->end_with(result, &events);
+  seal_if_ended(std::move(views));
   return commit(json{{"type", "adjudicate"}, {"result", result.to_json()}}, std::move(events));
 }
 
@@ -139,37 +176,57 @@ void Session::rollback_to(size_t n) {
   *this = std::move(fresh);
 }
 
-// Once the game is over every event is shown unredacted to everyone (rulings.md).
+json Session::observation(Player viewer) const {
+  if (sealed_.empty()) return game_->observation_json(viewer);
+  // Anything but a player is a spectator here: a sealed game has no door to the truth.
+  const bool player = viewer >= 0 && viewer < num_players();
+  return sealed_[static_cast<size_t>(player ? viewer : num_players())];
+}
+
+// Once the game is over every event is shown unredacted to everyone (rulings.md), unless it ended before
+// play began: then each viewer keeps the views it had.
 json Session::events_for(Player viewer, size_t from) const {
+  const bool whole = over() && sealed_.empty();
   json out = json::array();
   for (size_t i = from; i < events_.size(); ++i) {
-    const json& v = over() ? events_[i].full : events_[i].view_for(viewer, num_players());
+    const json& v = whole ? events_[i].full : events_[i].view_for(viewer, num_players());
     if (!v.is_null()) out.push_back(v);
   }
   return out;
 }
 
 json Session::events_for(Player viewer, const std::vector<Event>& events) const {
+  const bool whole = over() && sealed_.empty();
   json out = json::array();
   for (const Event& e : events) {
-    const json& v = over() ? e.full : e.view_for(viewer, num_players());
+    const json& v = whole ? e.full : e.view_for(viewer, num_players());
     if (!v.is_null()) out.push_back(v);
   }
   return out;
 }
 
+// The record is public once the game is over, so for a game that ended before play began it leaves out
+// what nobody may ever see: the setup actions (hence `setups` is {}) and a start given in setup phase (it may
+// hold placements; the options rebuild the empty setup phase). What remains (the offers, an adjudication)
+// replays to the same result: an end in setup depends on no placement. The complete log stays in actions()
+// for the server's storage and restart, and the engine's `state` stays the whole truth for a local driver:
+// neither reaches a viewer.
 json Session::record() const {
+  const bool sealed = ended_before_play();
   json moves = json::array();
   json setups = json::object();  // each player's placement as it stood when play began (the last one given)
+  json actions = json::array();
   for (const json& a : actions_) {
+    if (sealed && a.at("type") == "setup") continue;
+    actions.push_back(a);
     if (a.at("type") == "move") moves.push_back(a.at("move"));
     if (a.at("type") == "setup") setups[std::to_string(a.at("player").get<int>())] = a.at("placement");
   }
   const Result* r = game_->result();
   return json{{"game", std::string(kind())},
               {"options", options_},
-              {"start", start_},
-              {"actions", actions_},
+              {"start", sealed ? json(nullptr) : start_},
+              {"actions", actions},
               {"setups", setups},
               {"moves", moves},
               {"result", r ? r->to_json() : json(nullptr)}};

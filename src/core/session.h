@@ -19,6 +19,9 @@ class Session {
   static Session from_state(std::string_view game, const json& state);
   // A game rebuilt from a record written by record().
   static Session from_record(const json& record);
+  // A new game given as an object, for a game that is not in the catalogue (the game-independent rules'
+  // tests). Its record does not replay: from_record knows only catalogued games.
+  static Session adopt(std::unique_ptr<Game> game);
 
   Session(Session&&) = default;
   Session& operator=(Session&&) = default;
@@ -28,6 +31,12 @@ class Session {
   std::string_view kind() const { return game_->kind(); }
   int num_players() const { return game_->num_players(); }
   bool over() const { return game_->phase() == Phase::over; }
+  // Whether the game ended before play began: a resignation, another ending offer or an adjudication while
+  // it was in its setup phase. Such a game reveals no setup, ever (shared rulings, common rules; our C1):
+  // each seat keeps seeing only its own placement, spectators none, events stay as each viewer saw them,
+  // and record() holds no setup. The last setup that lets play begin is not such an end even when the game
+  // is decided at once by its rules: then every army is in and shown together.
+  bool ended_before_play() const { return !sealed_.empty(); }
 
   // Each returns the events the action produced (full truth) and throws GameError, changing nothing,
   // when the action is refused. `player` is the acting seat.
@@ -41,9 +50,13 @@ class Session {
   std::vector<Event> adjudicate(const Result& result);
 
   std::vector<std::string> legal() const { return legal_move_strings(*game_); }
+  // The truth, for a local driver (the engine's `state`); never sent to a viewer by the server.
   json state() const { return game_->state_json(); }
-  json observation(Player viewer) const { return game_->observation_json(viewer); }
-  // Viewer's view of events [from, end): hidden ones are left out.
+  // What `viewer` (a player or kSpectator) may know: the game's observation, or, for a game that ended
+  // before play began, what the viewer saw when it ended, with the result.
+  json observation(Player viewer) const;
+  // Viewer's view of events [from, end): hidden ones are left out. Once the game is over every event is
+  // whole, except in a game that ended before play began.
   json events_for(Player viewer, size_t from = 0) const;
   json events_for(Player viewer, const std::vector<Event>& events) const;
   size_t event_count() const { return events_.size(); }
@@ -52,8 +65,12 @@ class Session {
   // The record: {"game","options","start","actions":[…],"setups":{…},"moves":[…],"result"}. `actions`
   // is the complete ordered log ({"type":"move","move":…}, {"type":"setup",…}, {"type":"offer",…},
   // {"type":"adjudicate",…}) and what a replay reads; `setups` (player -> placement) and `moves` (the move
-  // strings) are derived from it, for reading.
+  // strings) are derived from it, for reading. It is public once the game is over: for a game that ended
+  // before play began it leaves out every setup action, `setups` is {} and `start` null (a start given in
+  // setup phase may hold placements; the options rebuild the rest), and it still replays to the same end.
   json record() const;
+  // The complete log, setups included, whatever happened: what the server stores and replays on restart.
+  // Never shown to a viewer (record() is the public form).
   const std::vector<json>& actions() const { return actions_; }
   // Re-applies one logged action (used when restoring a stored game).
   void apply_action(const json& action);
@@ -65,12 +82,20 @@ class Session {
  private:
   Session(std::unique_ptr<Game> game, json options, json start);
   std::vector<Event> commit(json action, EventLog&& events);
+  // Each player's observation and, last, the spectators', while the game is in its setup phase (else
+  // none): taken before an action that may end the game there.
+  std::vector<json> setup_views() const;
+  // Keeps `views` as the game's observations for good if the action just taken ended it in setup.
+  void seal_if_ended(std::vector<json> views);
 
   std::unique_ptr<Game> game_;
   json options_;
   json start_;  // the given starting state, or null for a new game
   std::vector<json> actions_;
   std::vector<Event> events_;
+  // Empty unless the game ended before play began: then the observations every viewer keeps (one per
+  // player, the spectators' last), as they were in setup, with the result.
+  std::vector<json> sealed_;
 };
 
 }  // namespace tabula

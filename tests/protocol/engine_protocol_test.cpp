@@ -229,6 +229,40 @@ TEST(EngineProtocolStratego, NewFromAStateStartsItsHistoryThere) {
   EXPECT_EQ(r["state"]["result"], (json{{"winners", {0}}, {"reason", "flag-captured"}}));
 }
 
+// A game that ends before play begins reveals no setup (docs/rulings.md C1): `observe` shows each player only
+// its own placement and the spectators none, with the result; `state` stays the whole truth, as the engine is
+// the local driver's referee.
+TEST(EngineProtocolStratego, AResignationDuringSetupIsObservedWithoutTheOtherSetup) {
+  auto red_pieces = [](const json& board) {
+    size_t n = 0;
+    for (auto it = board.begin(); it != board.end(); ++it) n += it->get<std::string>()[0] == '0';
+    return n;
+  };
+  for (const bool from_a_state : {false, true}) {
+    EngineProtocol e;
+    ask(e, R"({"cmd":"new","game":"stratego"})");
+    ask(e, R"({"cmd":"setup","player":0,"arrangement":"blitzkrieg"})");
+    if (from_a_state) {  // the same setup phase given as a state: Red is in, Blue is not
+      const json state = ask(e, R"({"cmd":"state"})")["state"];
+      ASSERT_TRUE(ask(e, json{{"cmd", "new"}, {"game", "stratego"}, {"state", state}})["ok"]);
+    }
+    json r = ask(e, R"({"cmd":"offer","player":1,"what":"resign"})");
+    ASSERT_TRUE(r["ok"]) << r;
+    EXPECT_EQ(red_pieces(r["state"]["board"]), 40u);
+    const json red = ask(e, R"({"cmd":"observe","player":0})");
+    EXPECT_EQ(red["observation"]["phase"], "over");
+    EXPECT_EQ(red_pieces(red["observation"]["board"]), 40u);
+    EXPECT_EQ(red["observation"]["board"], ask(e, R"({"cmd":"state"})")["state"]["board"]);
+    for (const char* line : {R"({"cmd":"observe","player":1})", R"({"cmd":"observe"})"}) {
+      const json o = ask(e, line);
+      EXPECT_EQ(o["observation"]["board"], json::object()) << line;
+      EXPECT_EQ(o["observation"]["result"], (json{{"winners", {0}}, {"reason", "resignation"}})) << line;
+      const std::string events = o["events"].dump();
+      for (const char* kind : {"\"0F\"", "\"0B\"", "\"0M\"", "placement"}) EXPECT_EQ(events.find(kind), std::string::npos) << line;
+    }
+  }
+}
+
 TEST(EngineProtocolFacet, EveryCommandInAMomentumGame) {
   EngineProtocol e;
   EXPECT_FALSE(ask(e, R"({"cmd":"new","game":"facet","options":{"modes":["momentum","decay"]}})")["ok"]);

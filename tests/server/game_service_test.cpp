@@ -18,7 +18,9 @@
 #include <iterator>
 #include <memory>
 #include <mutex>
+#include <regex>
 #include <thread>
+#include <tuple>
 
 namespace fs = std::filesystem;
 using tabula::ErrorKind;
@@ -342,6 +344,71 @@ TEST(GameService, SubscribersGetTheirOwnViewAndOnlyNewEvents) {
   EXPECT_EQ(spectator.size(), 2u);
   EXPECT_EQ(seed.size(), 3u);
   EXPECT_EQ(seed[2]["legal"], h.svc().get(id, tok(created, 1))["legal"]);
+}
+
+// The ruling that a game ended before play began reveals no setup (docs/rulings.md C1), through every door
+// the service has: GET, the record, the answers to actions and the WebSocket pushes, for each seat and a
+// spectator, before and after a restart (which rebuilds the game from its stored actions, setups included).
+TEST(GameService, AGameResignedDuringSetupShowsTheVictimsSetupToNobodyElse) {
+  Harness h;
+  const json kinds = h.svc().kinds();
+  json red;
+  for (const json& k : kinds)
+    if (k["name"] == "stratego") red = k["arrangements"]["blitzkrieg"]["0"];
+  ASSERT_EQ(red.size(), 40u);
+  json red_board = json::object();
+  for (auto it = red.begin(); it != red.end(); ++it) red_board[it.key()] = "0" + it->get<std::string>();
+
+  json created = h.svc().create(json::parse(R"({"game":"stratego","seats":[{"type":"human"},{"type":"open"}]})"));
+  const std::string id = created["id"];
+  h.svc().setup(id, tok(created, 0), json{{"placement", red}});
+  std::vector<json> victim_pushes, attacker_pushes, spectator_pushes;
+  h.svc().subscribe(id, 0, [&](const std::string& m) { victim_pushes.push_back(json::parse(m)); });
+  h.svc().subscribe(id, tabula::kSpectator, [&](const std::string& m) { spectator_pushes.push_back(json::parse(m)); });
+  const GameService::Token attacker = h.svc().join(id, json{{"seat", 1}})["token"].get<std::string>();
+  h.svc().subscribe(id, 1, [&](const std::string& m) { attacker_pushes.push_back(json::parse(m)); });
+  json answer = h.svc().offer(id, attacker, json{{"what", "resign"}});
+  EXPECT_EQ(answer["observation"]["result"], json::parse(R"({"winners":[0],"reason":"resignation"})"));
+  ASSERT_EQ(attacker_pushes.back()["status"], "over");
+  ASSERT_EQ(spectator_pushes.back()["status"], "over");
+
+  // Red's identities as the board writes them, and the bare kind letters a placement or record uses.
+  const std::regex identity(R"("0[MGCJPLTNOSBF]")"), letter(R"("[MGCJPLTNOSBF]")");
+  auto expect_blind = [&](const json& bytes, const std::string& who) {
+    const std::string text = bytes.dump();
+    EXPECT_FALSE(std::regex_search(text, identity)) << who << ": " << text.substr(0, 400);
+    EXPECT_FALSE(std::regex_search(text, letter)) << who << ": " << text.substr(0, 400);
+    EXPECT_EQ(text.find("placement"), std::string::npos) << who;
+  };
+  auto check = [&](const std::string& when) {
+    json late_spectator, late_attacker, late_victim;
+    h.svc().subscribe(id, tabula::kSpectator, [&](const std::string& m) { late_spectator = json::parse(m); });
+    h.svc().subscribe(id, 1, [&](const std::string& m) { late_attacker = json::parse(m); });
+    h.svc().subscribe(id, 0, [&](const std::string& m) { late_victim = json::parse(m); });
+    const json spectator = h.svc().get(id, std::nullopt), seat1 = h.svc().get(id, attacker);
+    const json seat0 = h.svc().get(id, tok(created, 0)), record = h.svc().record(id);
+    for (const json& g : {spectator, seat1, late_spectator, late_attacker}) {
+      EXPECT_EQ(g["observation"]["phase"], "over") << when;
+      EXPECT_EQ(g["observation"]["board"], json::object()) << when;
+      expect_blind(g, when);
+    }
+    expect_blind(record, when + " record");
+    EXPECT_EQ(record["setups"], json::object()) << when;
+    EXPECT_EQ(record["actions"], json::parse(R"([{"type":"offer","player":1,"what":"resign"}])")) << when;
+    EXPECT_EQ(record["result"], json::parse(R"({"winners":[0],"reason":"resignation"})")) << when;
+    // The victim still sees its own army, as in setup.
+    EXPECT_EQ(seat0["observation"]["board"], red_board) << when;
+    EXPECT_EQ(late_victim["observation"], seat0["observation"]) << when;
+    return std::make_tuple(spectator, seat1, seat0);
+  };
+  for (const json& m : attacker_pushes) expect_blind(m, "attacker push");
+  for (const json& m : spectator_pushes) expect_blind(m, "spectator push");
+  expect_blind(answer, "the resignation's answer");
+  EXPECT_EQ(victim_pushes.back()["observation"]["board"], red_board);
+  const auto before = check("before the restart");
+
+  h.restart();
+  EXPECT_EQ(check("after the restart"), before);
 }
 
 TEST(GameService, AnAiSeatAnswersAHumanMove) {

@@ -117,7 +117,9 @@ json sorted(std::vector<std::string> squares) {
 
 json Stratego::state_json() const { return observation_json(kWholeTruth); }
 
-// viewer: a player, kSpectator, or kWholeTruth (state_json).
+// viewer: a player, kSpectator, or kWholeTruth (state_json). Once over, every viewer sees the state; a game
+// that ended before play began (a resignation during setup) is not shown through here but by the Session,
+// which keeps the setup-phase views below for good (docs/rulings.md C1), as it does for any game.
 json Stratego::observation_json(Player viewer) const {
   const bool truth = (viewer != 0 && viewer != 1 && viewer != kSpectator) || phase_ == Phase::over;
   const bool marks = truth || options_.memory_aid;

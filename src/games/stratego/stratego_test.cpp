@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <set>
 
 namespace tabula::stratego {
@@ -583,6 +584,119 @@ TEST(StrategoEnd, OnceOverEveryObservationIsTheStateAndEveryEventIsWhole) {
   Session s = position(with_spare({{"e4", "0J"}, {"e5", "1F"}, {"h8", "1M"}}));
   s.play("e4-e5");
   for (Player v : {0, 1, kSpectator}) EXPECT_EQ(s.observation(v), s.state()) << v;
+}
+
+// --- A game that ends before play begins reveals no setup (shared rulings, common rules; docs/rulings.md C1) ---
+
+// Every string in a JSON value that names an identity of player p's army ("0M", "0F", …).
+void identities_of(const json& j, Player p, std::vector<std::string>& out) {
+  if (j.is_string()) {
+    const std::string v = j.get<std::string>();
+    if (v.size() == 2 && v[0] == static_cast<char>('0' + p) && kind_of_letter(v[1]) >= 0) out.push_back(v);
+  } else if (j.is_structured()) {
+    for (const json& x : j) identities_of(x, p, out);
+  }
+}
+std::vector<std::string> identities_of(const json& j, Player p) {
+  std::vector<std::string> out;
+  identities_of(j, p, out);
+  return out;
+}
+
+// A placement as the board writes it ("a1" -> "0F").
+json as_board(Player p, const json& placement) {
+  json board = json::object();
+  for (auto it = placement.begin(); it != placement.end(); ++it) board[it.key()] = std::to_string(p) + it->get<std::string>();
+  return board;
+}
+
+// The checks of a finished game whose setups nobody may see but their owners: `placed` is each player's
+// placement (null: none). Returns nothing; fails the test where a placement shows.
+void expect_no_setup_revealed(const Session& s, const std::array<json, 2>& placed) {
+  for (Player v : {0, 1, kSpectator}) {
+    const json o = s.observation(v);
+    EXPECT_EQ(o.at("phase"), "over") << v;
+    EXPECT_EQ(o.at("result"), s.state().at("result")) << v;
+    const bool own = v != kSpectator && !placed[static_cast<size_t>(v)].is_null();
+    EXPECT_EQ(o.at("board"), own ? as_board(v, placed[static_cast<size_t>(v)]) : json::object()) << v;
+    EXPECT_EQ(o.at("revealed"), json::array()) << v;
+    EXPECT_EQ(o.at("moved"), json::array()) << v;
+    const json events = s.events_for(v);
+    for (Player p : {0, 1}) {
+      EXPECT_TRUE(identities_of(events, p).empty()) << v << " sees " << events;
+      if (p != v) {
+        EXPECT_TRUE(identities_of(o, p).empty()) << v << " sees " << o;
+      }
+    }
+    EXPECT_EQ(events.dump().find("placement"), std::string::npos) << v;
+  }
+  const json record = s.record();
+  EXPECT_EQ(record.at("setups"), json::object());
+  EXPECT_TRUE(record.at("start").is_null());
+  for (const json& a : record.at("actions")) EXPECT_NE(a.at("type"), "setup") << a;
+  EXPECT_EQ(record.dump().find("placement"), std::string::npos);
+  // It still replays to the same end, and the replay is as closed as the game.
+  Session replayed = Session::from_record(record);
+  EXPECT_EQ(replayed.state().at("result"), s.state().at("result"));
+  EXPECT_TRUE(replayed.ended_before_play());
+  EXPECT_EQ(replayed.record(), record);
+}
+
+TEST(StrategoEndBeforePlay, AResignationBeforeTheOtherArmyIsInShowsEachSeatOnlyItsOwnPlacement) {
+  Session s = Session::create("stratego", {});
+  const json red = named(0, "blitzkrieg");
+  s.setup(0, red);
+  s.offer(1, "resign");  // Blue resigns without setting up: the way to harvest Red's setup, were it shown
+  EXPECT_EQ(s.state().at("result"), (json{{"winners", {0}}, {"reason", "resignation"}}));
+  EXPECT_TRUE(s.ended_before_play());
+  expect_no_setup_revealed(s, {red, nullptr});
+  // The engine's state stays the truth for a local driver.
+  EXPECT_EQ(s.state().at("board"), as_board(0, red));
+}
+
+TEST(StrategoEndBeforePlay, APlayerWhoResignsAfterItsOwnSetupKeepsSeeingItAndNobodyElseDoes) {
+  Session s = Session::create("stratego", {});
+  const json red = named(0, "corner-fortress");
+  s.setup(0, named(0, "blitzkrieg"));
+  s.setup(0, red);  // replaced: the last setup is the one Red saw
+  s.offer(0, "resign");
+  EXPECT_EQ(s.state().at("result"), (json{{"winners", {1}}, {"reason", "resignation"}}));
+  expect_no_setup_revealed(s, {red, nullptr});
+}
+
+TEST(StrategoEndBeforePlay, OnceBothArmiesAreInAResignationRevealsEverything) {
+  Session s = Session::create("stratego", {});
+  const json red = named(0, "blitzkrieg"), blue = named(1, "shoreline-bluff");
+  s.setup(0, red);
+  s.setup(1, blue);
+  s.offer(1, "resign");
+  EXPECT_FALSE(s.ended_before_play());
+  for (Player v : {0, 1, kSpectator}) EXPECT_EQ(s.observation(v), s.state()) << v;
+  EXPECT_EQ(s.observation(1).at("board").size(), 80u);
+  EXPECT_EQ(s.record().at("setups"), (json{{"0", red}, {"1", blue}}));
+}
+
+TEST(StrategoEndBeforePlay, TheLastSetupLetsPlayBeginEvenWhenTheGameEndsAtOnce) {
+  // Red walls its front in: Bombs and the Flag on the six front squares that open onto rank 5, and the four
+  // behind the lakes are blocked anyway, so Red, to move first, has no move and loses when Blue is in.
+  json red = named(0, "blitzkrieg");
+  const std::vector<std::string> front = {"a4", "b4", "e4", "f4", "i4", "j4"};
+  for (const std::string& sq : front) {
+    if (red[sq] == "B" || red[sq] == "F") continue;
+    for (auto it = red.begin(); it != red.end(); ++it)
+      if ((*it == "B" || *it == "F") && std::find(front.begin(), front.end(), it.key()) == front.end()) {
+        std::swap(red[sq], *it);
+        break;
+      }
+  }
+  Session s = Session::create("stratego", {});
+  s.setup(0, red);
+  s.setup(1, named(1, "blitzkrieg"));
+  ASSERT_TRUE(s.over());
+  EXPECT_EQ(s.state().at("result"), (json{{"winners", {1}}, {"reason", "no-moves"}}));
+  EXPECT_FALSE(s.ended_before_play());
+  for (Player v : {0, 1, kSpectator}) EXPECT_EQ(s.observation(v), s.state()) << v;
+  EXPECT_EQ(s.record().at("setups").size(), 2u);
 }
 
 // --- Observations, events and state ---------------------------------------------------------------------------
