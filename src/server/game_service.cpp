@@ -1,6 +1,7 @@
 #include "server/game_service.h"
 
 #include "core/rng.h"
+#include "server/names.h"
 
 #include <algorithm>
 #include <chrono>
@@ -37,7 +38,6 @@ bool constant_time_equal(std::string_view a, std::string_view b) {
 namespace {
 
 constexpr size_t kListLimit = 100;
-constexpr size_t kMaxName = 40;
 
 std::string now_iso8601() {
   using namespace std::chrono;
@@ -55,20 +55,12 @@ std::string now_iso8601() {
 
 void log_line(const std::string& text) { std::fprintf(stderr, "%s\n", text.c_str()); }
 
-// A player's display name: optional, at most 40 bytes, no control characters.
+// A player's display name: optional; see validate_display_name for what a name may hold.
 std::optional<std::string> name_field(const json& object) {
   const json* v = find_field(object, "name");
   if (!v || v->is_null()) return std::nullopt;
   if (!v->is_string()) fail(ErrorKind::bad_request, "field \"name\" must be a string");
-  std::string name = v->get<std::string>();
-  size_t b = name.find_first_not_of(' ');
-  size_t e = name.find_last_not_of(' ');
-  name = b == std::string::npos ? std::string() : name.substr(b, e - b + 1);
-  if (name.size() > kMaxName) fail(ErrorKind::bad_request, "a name has at most 40 characters");
-  for (unsigned char c : name)
-    if (c < 0x20 || c == 0x7f) fail(ErrorKind::bad_request, "a name may not hold control characters");
-  if (name.empty()) return std::nullopt;
-  return name;
+  return validate_display_name(v->get<std::string>());
 }
 
 bool has_setup(const Session& s, Player p) {

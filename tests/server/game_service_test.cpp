@@ -265,6 +265,37 @@ TEST(GameService, ErrorPaths) {
   EXPECT_EQ(status([&] { h.svc().join(id, json{{"seat", 1}}); }), 409);
 }
 
+// validate_display_name has its own tests; here: create and join use it, and a refused name changes nothing.
+TEST(GameService, NamesAreCheckedOnCreateAndJoin) {
+  Harness h;
+  auto error_of = [](const std::function<void()>& f) -> std::string {
+    try {
+      f();
+    } catch (const GameError& e) {
+      return std::to_string(http_status(e.kind())) + " " + e.what();
+    }
+    return "accepted";
+  };
+  json spoof = two_humans();
+  spoof["seats"][0]["name"] = "Ana\u202Egpj.exe";
+  EXPECT_EQ(error_of([&] { h.svc().create(spoof); }),
+            "400 a name may not contain invisible or direction-changing characters (U+202E)");
+  EXPECT_EQ(h.svc().game_count(), 0u);
+
+  json created =
+      h.svc().create(json::parse(R"({"game":"tigadi","seats":[{"type":"human","name":"  李小龍 😀 "},{"type":"open"}]})"));
+  EXPECT_EQ(created["seats"][0]["name"], "李小龍 😀");
+  const std::string id = created["id"];
+  EXPECT_EQ(error_of([&] { h.svc().join(id, json{{"seat", 1}, {"name", std::string(41, 'x')}}); }),
+            "400 a name is at most 40 characters");
+  EXPECT_EQ(error_of([&] { h.svc().join(id, json{{"seat", 1}, {"name", "Bo\u00A0"}}); }),
+            "400 a name may not contain blank characters other than the plain space (U+00A0)");
+  EXPECT_EQ(h.svc().get(id, std::nullopt)["seats"][1]["type"], "open");
+  json joined = h.svc().join(id, json{{"seat", 1}, {"name", "   "}});  // blank: no name
+  EXPECT_TRUE(h.svc().get(id, std::nullopt)["seats"][1]["name"].is_null());
+  EXPECT_EQ(joined["seat"], 1);
+}
+
 TEST(GameService, OpenSeatJoinAndLists) {
   Harness h;
   json created = h.svc().create(json::parse(R"({"game":"tigadi","seats":[{"type":"human","name":"Ana"},{"type":"open"}]})"));
