@@ -1,9 +1,11 @@
 #include "server/storage.h"
 
 #include "server/server.h"
+#include "server/sha256.h"
 
 #include <sqlite3.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <system_error>
@@ -12,7 +14,7 @@ namespace tabula::server {
 
 namespace {
 
-constexpr const char* kSchema = R"sql(
+constexpr const char* kGamesTable = R"sql(
 CREATE TABLE games (
   id         TEXT PRIMARY KEY,
   kind       TEXT NOT NULL,
@@ -21,20 +23,27 @@ CREATE TABLE games (
   start      TEXT,
   created_at TEXT NOT NULL,
   status     TEXT NOT NULL
-);
+))sql";
+
+// A token is 128 bits from getrandom: nobody can guess one or precompute a table of them, so its plain
+// SHA-256 is enough. Salts and slow hashes (bcrypt, Argon2) are for passwords people choose. A digest
+// read from the file does not let anyone act for a seat; the token itself is only in the answer that
+// issued it.
+constexpr const char* kTokensTable = R"sql(
 CREATE TABLE tokens (
-  game_id TEXT NOT NULL REFERENCES games(id),
-  seat    INTEGER NOT NULL,
-  token   TEXT NOT NULL,
+  game_id    TEXT NOT NULL REFERENCES games(id),
+  seat       INTEGER NOT NULL,
+  token_hash TEXT NOT NULL,
   PRIMARY KEY (game_id, seat)
-);
+))sql";
+
+constexpr const char* kActionsTable = R"sql(
 CREATE TABLE actions (
   game_id TEXT NOT NULL REFERENCES games(id),
   seq     INTEGER NOT NULL,
   action  TEXT NOT NULL,
   PRIMARY KEY (game_id, seq)
-);
-)sql";
+))sql";
 
 }  // namespace
 
@@ -150,36 +159,92 @@ Storage::Storage(const std::string& path) : path_(path) {
       if (!problems.empty())
         throw StorageError("database " + path + " is corrupt (" + problems.substr(0, 300) + ")");
     }
-    long long version = 0;
-    {
-      Statement v(*this, "PRAGMA user_version");
-      if (v.step()) version = v.integer(0);
-    }
-    long long tables = 0;
-    {
-      Statement t(*this, "SELECT count(*) FROM sqlite_master");
-      if (t.step()) tables = t.integer(0);
-    }
-    if (version > kSchemaVersion)
-      throw StorageError("database " + path + " has schema version " + std::to_string(version) +
-                         ", newer than this Tabula's " + std::to_string(kSchemaVersion));
-    if (version == 0 && tables > 0)
-      throw StorageError("database " + path + " is an SQLite file but not a Tabula database");
+    const int version = schema_version();
 
     exec("PRAGMA journal_mode=WAL");
     exec("PRAGMA synchronous=FULL");
-    if (version == 0) {
-      Transaction tx(*this);
-      exec(kSchema);
-      exec(("PRAGMA user_version=" + std::to_string(kSchemaVersion)).c_str());
-      tx.commit();
-    }
+    // Deleted content is overwritten with zeros instead of staying in free pages: the migration from
+    // version 1 relies on it to leave no clear token in the file. Debian builds SQLite with this on, but
+    // SQLite's own default is off. The server deletes nothing otherwise.
+    exec("PRAGMA secure_delete=ON");
+    if (version == 0)
+      create_schema();
+    else if (version == 1)
+      migrate_from_v1();
   } catch (const StorageError& e) {
     std::string msg = e.what();
     sqlite3_close(db_);
     db_ = nullptr;
     throw StorageError(msg);
   }
+}
+
+int Storage::schema_version() const {
+  auto pragma = [&](const char* sql) {
+    Statement st(*this, sql);
+    return st.step() ? st.integer(0) : 0;
+  };
+  const long long application_id = pragma("PRAGMA application_id");
+  const long long version = pragma("PRAGMA user_version");
+  const long long tables = pragma("SELECT count(*) FROM sqlite_master");
+  if (application_id != 0 && application_id != kApplicationId) {
+    char id[16];
+    std::snprintf(id, sizeof id, "0x%08x", static_cast<unsigned>(application_id));
+    throw StorageError("database " + path_ + " is another program's SQLite file (application_id " + id +
+                       "), not a Tabula database");
+  }
+  if (version > kSchemaVersion)
+    throw StorageError("database " + path_ + " has schema version " + std::to_string(version) +
+                       ", newer than this Tabula's " + std::to_string(kSchemaVersion));
+  if (version == 0 && tables > 0)
+    throw StorageError("database " + path_ + " is an SQLite file but not a Tabula database");
+  return static_cast<int>(version);
+}
+
+void Storage::create_schema() {
+  Transaction tx(*this);
+  exec(kGamesTable);
+  exec(kTokensTable);
+  exec(kActionsTable);
+  stamp_schema_version();
+  tx.commit();
+}
+
+void Storage::stamp_schema_version() {
+  exec(("PRAGMA user_version=" + std::to_string(kSchemaVersion)).c_str());
+  exec(("PRAGMA application_id=" + std::to_string(kApplicationId)).c_str());
+}
+
+// Version 1 kept each token as issued; version 2 keeps its digest, and the tokens players hold keep
+// working because a presented token is hashed before it is compared. The digests go into a new table
+// and the old one is dropped, so that (with secure_delete) every page that held a token is zeroed. An
+// update in place would not do: where version 1 ran without secure_delete, the table's page splits left
+// copies of tokens in the pages' unused space, which an update does not touch. The WAL, which may still
+// hold pages with tokens (from this migration, or from before it when the last server was killed), is
+// then copied into the file and emptied.
+void Storage::migrate_from_v1() {
+  {
+    Transaction tx(*this);
+    exec("ALTER TABLE tokens RENAME TO tokens_v1");
+    exec(kTokensTable);
+    {
+      Statement read(*this, "SELECT game_id, seat, token FROM tokens_v1");
+      Statement write(*this, "INSERT INTO tokens (game_id, seat, token_hash) VALUES (?,?,?)");
+      while (read.step()) {
+        write.bind(1, read.text(0)).bind(2, read.integer(1)).bind(3, sha256_hex(read.text(2)));
+        write.run();
+      }
+    }
+    exec("DROP TABLE tokens_v1");
+    stamp_schema_version();
+    tx.commit();
+  }
+  Statement checkpoint(*this, "PRAGMA wal_checkpoint(TRUNCATE)");
+  if (checkpoint.step() && checkpoint.integer(0) != 0)
+    std::fprintf(stderr,
+                 "storage: %s-wal could not be emptied after the migration (another program has the database "
+                 "open); it is removed when the last connection closes\n",
+                 path_.c_str());
 }
 
 Storage::~Storage() {
@@ -197,9 +262,9 @@ void Storage::insert_game(const StoredGame& g) {
     ins.bind(5, g.start.dump());
   ins.bind(6, g.created_at).bind(7, g.status);
   ins.run();
-  Statement tok(*this, "INSERT INTO tokens (game_id, seat, token) VALUES (?,?,?)");
-  for (const auto& [seat, token] : g.tokens) {
-    tok.bind(1, g.id).bind(2, static_cast<long long>(seat)).bind(3, token);
+  Statement tok(*this, "INSERT INTO tokens (game_id, seat, token_hash) VALUES (?,?,?)");
+  for (const auto& [seat, token_hash] : g.token_hashes) {
+    tok.bind(1, g.id).bind(2, static_cast<long long>(seat)).bind(3, token_hash);
     tok.run();
   }
   Statement act(*this, "INSERT INTO actions (game_id, seq, action) VALUES (?,?,?)");
@@ -225,15 +290,15 @@ void Storage::append_actions(const std::string& id, size_t first_seq, const std:
   tx.commit();
 }
 
-void Storage::join_seat(const std::string& id, const json& seats, int seat, const std::string& token,
+void Storage::join_seat(const std::string& id, const json& seats, int seat, const std::string& token_hash,
                         const std::string& status) {
   Transaction tx(*this);
   Statement up(*this, "UPDATE games SET seats = ?, status = ? WHERE id = ?");
   up.bind(1, seats.dump()).bind(2, status).bind(3, id);
   up.run();
   if (sqlite3_changes(db_) != 1) throw StorageError("database " + path_ + ": game " + id + " is not stored");
-  Statement tok(*this, "INSERT INTO tokens (game_id, seat, token) VALUES (?,?,?)");
-  tok.bind(1, id).bind(2, static_cast<long long>(seat)).bind(3, token);
+  Statement tok(*this, "INSERT INTO tokens (game_id, seat, token_hash) VALUES (?,?,?)");
+  tok.bind(1, id).bind(2, static_cast<long long>(seat)).bind(3, token_hash);
   tok.run();
   tx.commit();
 }
@@ -257,11 +322,11 @@ std::vector<StoredGame> Storage::load_all() const {
     g.status = games.text(6);
     out.push_back(std::move(g));
   }
-  Statement tok(*this, "SELECT seat, token FROM tokens WHERE game_id = ? ORDER BY seat");
+  Statement tok(*this, "SELECT seat, token_hash FROM tokens WHERE game_id = ? ORDER BY seat");
   Statement act(*this, "SELECT seq, action FROM actions WHERE game_id = ? ORDER BY seq");
   for (StoredGame& g : out) {
     tok.bind(1, g.id);
-    while (tok.step()) g.tokens.emplace_back(static_cast<int>(tok.integer(0)), tok.text(1));
+    while (tok.step()) g.token_hashes.emplace_back(static_cast<int>(tok.integer(0)), tok.text(1));
     tok.reset();
     act.bind(1, g.id);
     long long expect = 0;

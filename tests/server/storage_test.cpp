@@ -1,6 +1,7 @@
 // The SQLite store: schema, round trips, atomic appends, and refusing (without touching) files that are
 // not intact Tabula databases.
 #include "server/server.h"
+#include "server/sha256.h"
 #include "server/storage.h"
 #include "sqlite_exec.h"
 
@@ -10,14 +11,15 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <string>
+#include <vector>
 
 namespace fs = std::filesystem;
 using tabula::json;
 using tabula::server::Storage;
 using tabula::server::StorageError;
 using tabula::server::StoredGame;
+using tabula::server::sha256_hex;
 
 namespace {
 
@@ -38,32 +40,15 @@ class TempDir {
   fs::path path_;
 };
 
-std::string read_bytes(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
 void write_bytes(const fs::path& p, const std::string& bytes) {
   std::ofstream out(p, std::ios::binary | std::ios::trunc);
   out << bytes;
 }
 
-// Runs one statement on its own connection and returns the first column of the first row.
-std::string query(const fs::path& db, const std::string& sql) {
-  sqlite3* h = nullptr;
-  EXPECT_EQ(sqlite3_open(db.c_str(), &h), SQLITE_OK);
-  sqlite3_stmt* st = nullptr;
-  std::string out;
-  if (sqlite3_prepare_v2(h, sql.c_str(), -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW) {
-    const unsigned char* t = sqlite3_column_text(st, 0);
-    out = t ? reinterpret_cast<const char*>(t) : "";
-  }
-  sqlite3_finalize(st);
-  sqlite3_close(h);
-  return out;
-}
-
+using tabula::server::test_support::file_bytes;
+using tabula::server::test_support::kVersion1Schema;
 using tabula::server::test_support::sqlite_exec;
+using tabula::server::test_support::sqlite_query;
 
 StoredGame sample(const std::string& id) {
   StoredGame g;
@@ -73,7 +58,7 @@ StoredGame sample(const std::string& id) {
   g.seats = json::parse(R"([{"type":"human","name":"Ana","level":null},{"type":"ai","name":null,"level":2}])");
   g.created_at = "2025-01-01T00:00:00.000Z";
   g.status = "playing";
-  g.tokens = {{0, "00112233445566778899aabbccddeeff"}};
+  g.token_hashes = {{0, std::string(64, 'a')}};
   g.actions = {json{{"type", "move"}, {"move", "d1"}}};
   return g;
 }
@@ -94,13 +79,16 @@ TEST(Storage, CreatesSchemaInWalModeWithVersion) {
   TempDir dir;
   fs::path db = dir / "t.db";
   { Storage s(db.string()); }
-  EXPECT_EQ(query(db, "PRAGMA user_version"), std::to_string(Storage::kSchemaVersion));
-  EXPECT_EQ(query(db, "PRAGMA journal_mode"), "wal");
-  EXPECT_EQ(query(db, "SELECT count(*) FROM sqlite_master WHERE type='table' AND name IN ('games','tokens','actions')"),
-            "3");
+  EXPECT_EQ(sqlite_query(db, "PRAGMA user_version"), std::to_string(Storage::kSchemaVersion));
+  EXPECT_EQ(sqlite_query(db, "PRAGMA journal_mode"), "wal");
+  EXPECT_EQ(sqlite_query(db, "SELECT group_concat(name) FROM (SELECT name FROM sqlite_master WHERE type='table' "
+                            "ORDER BY name)"),
+            "actions,games,tokens");
+  EXPECT_EQ(sqlite_query(db, "SELECT group_concat(name) FROM pragma_table_info('tokens')"), "game_id,seat,token_hash");
+  EXPECT_EQ(sqlite_query(db, "PRAGMA application_id"), std::to_string(Storage::kApplicationId));
   // Opening it again keeps what is there.
   { Storage s(db.string()); }
-  EXPECT_EQ(query(db, "PRAGMA user_version"), std::to_string(Storage::kSchemaVersion));
+  EXPECT_EQ(sqlite_query(db, "PRAGMA user_version"), std::to_string(Storage::kSchemaVersion));
 }
 
 TEST(Storage, RoundTripsGamesTokensAndActions) {
@@ -116,7 +104,8 @@ TEST(Storage, RoundTripsGamesTokensAndActions) {
     s.insert_game(b);
     s.append_actions("aaaa", 1, {json{{"type", "move"}, {"move", "d7"}}, json{{"type", "move"}, {"move", "g7"}}},
                      "playing");
-    s.join_seat("bbbb", json::parse(R"([{"type":"human"},{"type":"human","name":"Bo"}])"), 1, "tok-b1", "over");
+    s.join_seat("bbbb", json::parse(R"([{"type":"human"},{"type":"human","name":"Bo"}])"), 1, std::string(64, 'b'),
+                "over");
   }
   Storage s(db.string());
   auto games = s.load_all();
@@ -128,13 +117,13 @@ TEST(Storage, RoundTripsGamesTokensAndActions) {
   ASSERT_EQ(games[0].actions.size(), 3u);
   EXPECT_EQ(games[0].actions[0]["move"], "d1");
   EXPECT_EQ(games[0].actions[2]["move"], "g7");
-  ASSERT_EQ(games[0].tokens.size(), 1u);
-  EXPECT_EQ(games[0].tokens[0].second, "00112233445566778899aabbccddeeff");
+  ASSERT_EQ(games[0].token_hashes.size(), 1u);
+  EXPECT_EQ(games[0].token_hashes[0].second, std::string(64, 'a'));
   EXPECT_EQ(games[1].start["ply"], 0);
   EXPECT_EQ(games[1].status, "over");
   EXPECT_EQ(games[1].seats[1]["name"], "Bo");
-  ASSERT_EQ(games[1].tokens.size(), 2u);
-  EXPECT_EQ(games[1].tokens[1], (std::pair<int, std::string>{1, "tok-b1"}));
+  ASSERT_EQ(games[1].token_hashes.size(), 2u);
+  EXPECT_EQ(games[1].token_hashes[1], (std::pair<int, std::string>{1, std::string(64, 'b')}));
 }
 
 TEST(Storage, AnAppendAtATakenSeqFails) {
@@ -143,9 +132,9 @@ TEST(Storage, AnAppendAtATakenSeqFails) {
   Storage s(db.string());
   s.insert_game(sample("g"));  // seq 0
   EXPECT_THROW(s.append_actions("g", 0, {json{{"type", "move"}, {"move", "a1"}}}, "over"), StorageError);
-  EXPECT_EQ(query(db, "SELECT status FROM games WHERE id='g'"), "playing");
+  EXPECT_EQ(sqlite_query(db, "SELECT status FROM games WHERE id='g'"), "playing");
   EXPECT_NO_THROW(s.append_actions("g", 1, {json{{"type", "move"}, {"move", "a1"}}}, "playing"));
-  EXPECT_EQ(query(db, "SELECT action FROM actions WHERE game_id='g' AND seq=1"), R"({"move":"a1","type":"move"})");
+  EXPECT_EQ(sqlite_query(db, "SELECT action FROM actions WHERE game_id='g' AND seq=1"), R"({"move":"a1","type":"move"})");
 }
 
 TEST(Storage, AnAppendThatClashesRollsBackEveryRow) {
@@ -157,9 +146,33 @@ TEST(Storage, AnAppendThatClashesRollsBackEveryRow) {
   EXPECT_THROW(s.append_actions("g", 1, {json{{"type", "move"}, {"move", "a1"}}, json{{"type", "move"}, {"move", "a4"}}},
                                 "over"),
                StorageError);
-  EXPECT_EQ(query(db, "SELECT count(*) FROM actions WHERE game_id='g'"), "2");  // seq 0 and the planted seq 2
-  EXPECT_EQ(query(db, "SELECT status FROM games WHERE id='g'"), "playing");
+  EXPECT_EQ(sqlite_query(db, "SELECT count(*) FROM actions WHERE game_id='g'"), "2");  // seq 0 and the planted seq 2
+  EXPECT_EQ(sqlite_query(db, "SELECT status FROM games WHERE id='g'"), "playing");
   EXPECT_THROW(s.append_actions("nope", 0, {}, "over"), StorageError);  // unknown game
+}
+
+// GameService's tests migrate a small version-1 database and play on with its tokens; this one checks
+// the scrubbing where it is hardest. The file is written as SQLite does by default (secure_delete off;
+// Debian's build has it on), so that the tokens table's page splits leave stale copies of tokens in the
+// pages' unused space, where an update of each row in place would not reach them.
+TEST(Storage, MigratingVersion1LeavesNoClearTokenInTheFiles) {
+  TempDir dir;
+  fs::path db = dir / "v1.db";
+  std::vector<std::string> tokens;
+  std::string sql = std::string("PRAGMA secure_delete=OFF; PRAGMA journal_mode=WAL; BEGIN;") + kVersion1Schema +
+                    "PRAGMA user_version = 1;";
+  for (int i = 0; i < 100; ++i) {
+    tokens.push_back(sha256_hex("token " + std::to_string(i)).substr(0, 32));
+    sql += "INSERT INTO tokens VALUES ('g" + std::to_string(i) + "', 0, '" + tokens.back() + "');";
+  }
+  sqlite_exec(db, sql + "COMMIT;");
+  ASSERT_NE(file_bytes(db).find(tokens[50]), std::string::npos);
+
+  Storage s(db.string());
+  EXPECT_EQ(sqlite_query(db, "SELECT token_hash FROM tokens WHERE game_id = 'g50'"), sha256_hex(tokens[50]));
+  EXPECT_EQ(sqlite_query(db, "SELECT count(*) FROM tokens WHERE length(token_hash) = 64"), "100");
+  const std::string on_disk = file_bytes(db) + file_bytes(db.string() + "-wal");
+  for (const std::string& token : tokens) EXPECT_EQ(on_disk.find(token), std::string::npos) << token;
 }
 
 TEST(Storage, RefusesGarbageAndLeavesItUntouched) {
@@ -171,13 +184,13 @@ TEST(Storage, RefusesGarbageAndLeavesItUntouched) {
   std::string msg = expect_refused(db);
   EXPECT_NE(msg.find("not an SQLite database"), std::string::npos) << msg;
   EXPECT_NE(msg.find(db.string()), std::string::npos) << msg;
-  EXPECT_EQ(read_bytes(db), garbage);
+  EXPECT_EQ(file_bytes(db), garbage);
   EXPECT_FALSE(fs::exists(db.string() + "-wal"));
 
   fs::path text = dir / "text.db";
   write_bytes(text, "hello, this is not a database at all\n");
   expect_refused(text);
-  EXPECT_EQ(read_bytes(text), "hello, this is not a database at all\n");
+  EXPECT_EQ(file_bytes(text), "hello, this is not a database at all\n");
 }
 
 TEST(Storage, RefusesACorruptDatabase) {
@@ -192,22 +205,31 @@ TEST(Storage, RefusesACorruptDatabase) {
     }
   }
   sqlite_exec(db, "PRAGMA wal_checkpoint(TRUNCATE)");
-  std::string bytes = read_bytes(db);
+  std::string bytes = file_bytes(db);
   ASSERT_GT(bytes.size(), 4u * 4096u);
   for (size_t i = 4096 + 100; i < 3 * 4096; ++i) bytes[i] = static_cast<char>(0xA5 ^ (i & 0xff));  // smash pages 2-3
   write_bytes(db, bytes);
   std::string msg = expect_refused(db);
   EXPECT_FALSE(msg.empty());
-  EXPECT_EQ(read_bytes(db), bytes);
+  EXPECT_EQ(file_bytes(db), bytes);
 }
 
 TEST(Storage, RefusesOtherDatabasesAndNewerSchemas) {
   TempDir dir;
   fs::path other = dir / "other.db";
   sqlite_exec(other, "CREATE TABLE notes (x TEXT); INSERT INTO notes VALUES ('keep me')");
-  std::string before = read_bytes(other);
+  std::string before = file_bytes(other);
   EXPECT_NE(expect_refused(other).find("not a Tabula database"), std::string::npos);
-  EXPECT_EQ(read_bytes(other), before);
+  EXPECT_EQ(file_bytes(other), before);
+
+  // Another program's application_id, even on a file with Tabula's tables.
+  fs::path marked = dir / "marked.db";
+  { Storage s(marked.string()); }
+  sqlite_exec(marked, "PRAGMA application_id = 305419896");
+  before = file_bytes(marked);
+  EXPECT_NE(expect_refused(marked).find("another program's SQLite file (application_id 0x12345678)"),
+            std::string::npos);
+  EXPECT_EQ(file_bytes(marked), before);
 
   fs::path newer = dir / "newer.db";
   { Storage s(newer.string()); }
