@@ -3,10 +3,15 @@
 #include "server/server.h"
 #include "server/sha256.h"
 
+#include <fcntl.h>
 #include <sqlite3.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <system_error>
 
@@ -44,6 +49,45 @@ CREATE TABLE actions (
   action  TEXT NOT NULL,
   PRIMARY KEY (game_id, seq)
 ))sql";
+
+// The database and the side files SQLite keeps next to it in WAL mode.
+std::vector<std::string> database_files(const std::string& path) { return {path, path + "-wal", path + "-shm"}; }
+
+// Creates `path` empty and owner-only when nothing is there. The file is created here with open(2)
+// (O_CREAT|O_EXCL, mode 0600) rather than by SQLite under a tightened umask: the umask is process-wide,
+// so every file another thread created meanwhile would get it too. SQLite gives the -wal and -shm files
+// it creates the main file's permissions, so they are 0600 as well.
+void create_if_missing(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) throw StorageError("database " + path + " is a directory");
+    return;
+  }
+  if (errno != ENOENT) throw StorageError("cannot open database " + path + ": " + std::strerror(errno));
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd < 0) throw StorageError("cannot create database " + path + ": " + std::strerror(errno));
+  ::close(fd);
+}
+
+// Every game and token digest is in these files: those that group or others may read (made before
+// Tabula created them 0600, or copied under a lax umask) are made owner-only before anything is written
+// to them. Reading an existing WAL database to check it has already made its -wal and -shm, with the
+// database's mode; they are fixed here too, in the same one line on stderr.
+void make_owner_only(const std::string& path) {
+  std::string fixed;
+  for (const std::string& file : database_files(path)) {
+    struct stat st {};
+    if (::stat(file.c_str(), &st) != 0 || (st.st_mode & 077) == 0) continue;
+    if (::chmod(file.c_str(), 0600) != 0)
+      throw StorageError("database file " + file + " is readable by others and cannot be made private: " +
+                         std::strerror(errno));
+    char mode[16];
+    std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
+    fixed += (fixed.empty() ? "" : ", ") + file + " (was " + mode + ")";
+  }
+  if (!fixed.empty())
+    std::fprintf(stderr, "storage: database files were readable by others and are now 0600: %s\n", fixed.c_str());
+}
 
 }  // namespace
 
@@ -135,17 +179,10 @@ void Storage::exec(const char* sql) const {
 }
 
 Storage::Storage(const std::string& path) : path_(path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw StorageError("database " + path + " is a directory");
-  int rc = sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-                           nullptr);
-  if (rc != SQLITE_OK) {
-    std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
-    sqlite3_close(db_);
-    db_ = nullptr;
-    throw StorageError("cannot open database " + path + ": " + msg);
-  }
+  create_if_missing(path);
   try {
+    if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK)
+      throw StorageError("cannot open database " + path + ": " + (db_ ? sqlite3_errmsg(db_) : "out of memory"));
     sqlite3_extended_result_codes(db_, 1);
     sqlite3_busy_timeout(db_, 5000);
     // Read-only checks first: nothing is written to a file that is not an intact Tabula database.
@@ -160,6 +197,7 @@ Storage::Storage(const std::string& path) : path_(path) {
         throw StorageError("database " + path + " is corrupt (" + problems.substr(0, 300) + ")");
     }
     const int version = schema_version();
+    make_owner_only(path);
 
     exec("PRAGMA journal_mode=WAL");
     exec("PRAGMA synchronous=FULL");
@@ -171,11 +209,10 @@ Storage::Storage(const std::string& path) : path_(path) {
       create_schema();
     else if (version == 1)
       migrate_from_v1();
-  } catch (const StorageError& e) {
-    std::string msg = e.what();
+  } catch (...) {
     sqlite3_close(db_);
     db_ = nullptr;
-    throw StorageError(msg);
+    throw;
   }
 }
 

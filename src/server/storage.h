@@ -1,4 +1,4 @@
-// The server's durable store: one SQLite file (WAL, synchronous=FULL) holding every game,
+// The server's durable store: one SQLite file (WAL, synchronous=FULL, owner-only) holding every game,
 // the SHA-256 digests of its seats' tokens (never a token itself) and its action log. A game is rebuilt
 // at start by replaying its actions through Session, so the store never holds derived state. Every
 // write is one transaction; a method returns only once the transaction is committed to disk, and throws
@@ -44,8 +44,10 @@ class Storage {
   // PRAGMA application_id of a Tabula database ("Tabu"), so that it and other programs can tell.
   static constexpr int32_t kApplicationId = 0x54616275;
 
-  // Opens or creates the file. A file that is not an intact Tabula database is refused with a
-  // StorageError saying why, and is left exactly as it was. A version-1 database is migrated.
+  // Creates the file (mode 0600) when nothing exists at `path`, else opens it. A file that is not an
+  // intact Tabula database is refused with a StorageError saying why, and is left exactly as it was. A
+  // version-1 database is migrated; a database, -wal or -shm file readable by group or others is made
+  // owner-only (with a line on stderr).
   explicit Storage(const std::string& path);
   ~Storage();
   Storage(const Storage&) = delete;

@@ -7,7 +7,9 @@
 
 #include <gtest/gtest.h>
 #include <sqlite3.h>
+#include <sys/stat.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -72,6 +74,24 @@ std::string expect_refused(const fs::path& path) {
   ADD_FAILURE() << "the database " << path << " was accepted";
   return "";
 }
+
+unsigned mode_of(const fs::path& p) {
+  struct stat st {};
+  EXPECT_EQ(::stat(p.c_str(), &st), 0) << p;
+  return st.st_mode & 07777;
+}
+
+// The usual umask for the scope, under which a file made without an explicit mode is 0644.
+class LaxUmask {
+ public:
+  LaxUmask() : old_(::umask(022)) {}
+  ~LaxUmask() { ::umask(old_); }
+  LaxUmask(const LaxUmask&) = delete;
+  LaxUmask& operator=(const LaxUmask&) = delete;
+
+ private:
+  mode_t old_;
+};
 
 }  // namespace
 
@@ -238,6 +258,59 @@ TEST(Storage, RefusesOtherDatabasesAndNewerSchemas) {
 
   EXPECT_NE(expect_refused(dir.path()).find("directory"), std::string::npos);
   expect_refused(dir / "missing-folder" / "t.db");
+}
+
+TEST(Storage, NewFilesAreOwnerOnly) {
+  TempDir dir;
+  LaxUmask lax;
+  fs::path db = dir / "t.db";
+  Storage s(db.string());
+  for (const char* suffix : {"", "-wal", "-shm"}) EXPECT_EQ(mode_of(db.string() + suffix), 0600u) << suffix;
+  s.insert_game(sample("g"));
+  s.append_actions("g", 1, {json{{"type", "move"}, {"move", "a1"}}}, "playing");
+  for (const char* suffix : {"", "-wal", "-shm"}) EXPECT_EQ(mode_of(db.string() + suffix), 0600u) << suffix;
+  write_bytes(dir / "plain", "x");
+  EXPECT_EQ(mode_of(dir / "plain"), 0644u);  // what a file made without care gets here
+}
+
+TEST(Storage, AnExistingFileReadableByOthersIsMadeOwnerOnly) {
+  TempDir dir;
+  LaxUmask lax;
+  fs::path db = dir / "t.db";
+  {
+    Storage s(db.string());
+    s.insert_game(sample("g"));
+  }
+  ASSERT_FALSE(fs::exists(db.string() + "-wal"));  // removed at the last close
+  fs::permissions(db, fs::perms(0644));
+  testing::internal::CaptureStderr();
+  {
+    Storage s(db.string());
+    std::string err = testing::internal::GetCapturedStderr();
+    // One line; it may list the -wal and -shm that checking the database made with its old mode.
+    const std::string line = "storage: database files were readable by others and are now 0600: " + db.string() +
+                             " (was 0644)";
+    EXPECT_EQ(err.substr(0, line.size()), line) << err;
+    EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+    for (const char* suffix : {"", "-wal", "-shm"}) EXPECT_EQ(mode_of(db.string() + suffix), 0600u) << suffix;
+
+    // Side files that are already there are made owner-only too (a second connection finds them). The
+    // -wal holds a write: SQLite itself gives an empty one the database's mode when it opens it.
+    s.insert_game(sample("h"));
+    fs::permissions(db, fs::perms(0640));
+    fs::permissions(db.string() + "-wal", fs::perms(0604));
+    fs::permissions(db.string() + "-shm", fs::perms(0666));
+    testing::internal::CaptureStderr();
+    Storage second(db.string());
+    err = testing::internal::GetCapturedStderr();
+    EXPECT_EQ(err, "storage: database files were readable by others and are now 0600: " + db.string() +
+                       " (was 0640), " + db.string() + "-wal (was 0604), " + db.string() + "-shm (was 0666)\n");
+    for (const char* suffix : {"", "-wal", "-shm"}) EXPECT_EQ(mode_of(db.string() + suffix), 0600u) << suffix;
+    EXPECT_EQ(second.load_all().size(), 2u);  // the same database
+  }
+  testing::internal::CaptureStderr();
+  { Storage s(db.string()); }
+  EXPECT_EQ(testing::internal::GetCapturedStderr(), "");  // private files are left alone, silently
 }
 
 TEST(Storage, DefaultPathFollowsXdgDataHome) {
