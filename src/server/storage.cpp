@@ -50,23 +50,43 @@ CREATE TABLE actions (
   PRIMARY KEY (game_id, seq)
 ))sql";
 
+// The tables of a Tabula database (every schema version so far), sorted and comma-separated.
+constexpr const char* kTabulaTables = "actions,games,tokens";
+
 // The database and the side files SQLite keeps next to it in WAL mode.
 std::vector<std::string> database_files(const std::string& path) { return {path, path + "-wal", path + "-shm"}; }
 
-// Creates `path` empty and owner-only when nothing is there. The file is created here with open(2)
-// (O_CREAT|O_EXCL, mode 0600) rather than by SQLite under a tightened umask: the umask is process-wide,
-// so every file another thread created meanwhile would get it too. SQLite gives the -wal and -shm files
-// it creates the main file's permissions, so they are 0600 as well.
-void create_if_missing(const std::string& path) {
+// Creates `path` empty and owner-only when nothing is there, and says whether it did; refuses what is
+// there when it cannot be a database. The file is created here with open(2) (O_CREAT|O_EXCL, mode 0600)
+// rather than by SQLite under a tightened umask: the umask is process-wide, so every file another
+// thread created meanwhile would get it too. SQLite gives the -wal and -shm files it creates the main
+// file's permissions, so they are 0600 as well.
+bool create_database_file(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0) {
     if (S_ISDIR(st.st_mode)) throw StorageError("database " + path + " is a directory");
-    return;
+    if (!S_ISREG(st.st_mode)) throw StorageError("database " + path + " is not a regular file");
+    // SQLite would take an empty file for a new database. A file that exists is used only if it is a
+    // Tabula database, and one is never empty (setting WAL mode, the first thing done to a new one,
+    // writes its first page): an empty file is a wrong name, a truncated copy or a `touch`, and serving
+    // from it as a new database would hide every game.
+    if (st.st_size == 0)
+      throw StorageError("database " + path +
+                         " is an empty file, not a Tabula database; remove it or name another file (the file was "
+                         "left untouched)");
+    return false;
   }
   if (errno != ENOENT) throw StorageError("cannot open database " + path + ": " + std::strerror(errno));
+  // SQLite would replay a -wal left from a removed database into the new one; and a failed start removes
+  // the side files of the database it created, which must then be its own.
+  for (const std::string& side : {path + "-wal", path + "-shm"})
+    if (::access(side.c_str(), F_OK) == 0)
+      throw StorageError("database " + path + " does not exist but " + side +
+                         " does (left from a removed database?); remove it or name another file");
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   if (fd < 0) throw StorageError("cannot create database " + path + ": " + std::strerror(errno));
   ::close(fd);
+  return true;
 }
 
 // Every game and token digest is in these files: those that group or others may read (made before
@@ -179,7 +199,7 @@ void Storage::exec(const char* sql) const {
 }
 
 Storage::Storage(const std::string& path) : path_(path) {
-  create_if_missing(path);
+  const bool created = create_database_file(path);
   try {
     if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK)
       throw StorageError("cannot open database " + path + ": " + (db_ ? sqlite3_errmsg(db_) : "out of memory"));
@@ -196,7 +216,7 @@ Storage::Storage(const std::string& path) : path_(path) {
       if (!problems.empty())
         throw StorageError("database " + path + " is corrupt (" + problems.substr(0, 300) + ")");
     }
-    const int version = schema_version();
+    const int version = created ? 0 : schema_version();
     make_owner_only(path);
 
     exec("PRAGMA journal_mode=WAL");
@@ -205,13 +225,16 @@ Storage::Storage(const std::string& path) : path_(path) {
     // version 1 relies on it to leave no clear token in the file. Debian builds SQLite with this on, but
     // SQLite's own default is off. The server deletes nothing otherwise.
     exec("PRAGMA secure_delete=ON");
-    if (version == 0)
+    if (created)
       create_schema();
     else if (version == 1)
       migrate_from_v1();
   } catch (...) {
     sqlite3_close(db_);
     db_ = nullptr;
+    // What this start created goes, so that the next one begins afresh rather than find an empty file.
+    if (created)
+      for (const std::string& file : database_files(path)) ::unlink(file.c_str());
     throw;
   }
 }
@@ -223,17 +246,25 @@ int Storage::schema_version() const {
   };
   const long long application_id = pragma("PRAGMA application_id");
   const long long version = pragma("PRAGMA user_version");
-  const long long tables = pragma("SELECT count(*) FROM sqlite_master");
+  std::string tables;
+  {
+    Statement st(*this,
+                 "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' "
+                 "ORDER BY name");
+    while (st.step()) tables += (tables.empty() ? "" : ",") + st.text(0);
+  }
   if (application_id != 0 && application_id != kApplicationId) {
     char id[16];
     std::snprintf(id, sizeof id, "0x%08x", static_cast<unsigned>(application_id));
     throw StorageError("database " + path_ + " is another program's SQLite file (application_id " + id +
                        "), not a Tabula database");
   }
-  if (version > kSchemaVersion)
+  // Version 1 files have no application_id: their tables say whose they are. A newer Tabula's tables may
+  // differ, but its application_id is ours.
+  if ((application_id == kApplicationId || tables == kTabulaTables) && version > kSchemaVersion)
     throw StorageError("database " + path_ + " has schema version " + std::to_string(version) +
                        ", newer than this Tabula's " + std::to_string(kSchemaVersion));
-  if (version == 0 && tables > 0)
+  if (tables != kTabulaTables || version < 1 || version > kSchemaVersion)
     throw StorageError("database " + path_ + " is an SQLite file but not a Tabula database");
   return static_cast<int>(version);
 }

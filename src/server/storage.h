@@ -19,7 +19,7 @@ struct sqlite3_stmt;
 
 namespace tabula::server {
 
-// The database cannot be opened (corrupt, not SQLite, not Tabula's, newer schema) or a write failed.
+// The database cannot be opened (corrupt, not SQLite, empty, not Tabula's, newer schema) or a write failed.
 class StorageError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
@@ -44,10 +44,10 @@ class Storage {
   // PRAGMA application_id of a Tabula database ("Tabu"), so that it and other programs can tell.
   static constexpr int32_t kApplicationId = 0x54616275;
 
-  // Creates the file (mode 0600) when nothing exists at `path`, else opens it. A file that is not an
-  // intact Tabula database is refused with a StorageError saying why, and is left exactly as it was. A
-  // version-1 database is migrated; a database, -wal or -shm file readable by group or others is made
-  // owner-only (with a line on stderr).
+  // Creates the file (mode 0600) when nothing exists at `path`, else opens it. An existing file that is
+  // not an intact Tabula database (an empty file included) is refused with a StorageError saying why,
+  // and is left exactly as it was. A version-1 database is migrated; a database, -wal or -shm file
+  // readable by group or others is made owner-only (with a line on stderr).
   explicit Storage(const std::string& path);
   ~Storage();
   Storage(const Storage&) = delete;

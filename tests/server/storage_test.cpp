@@ -7,9 +7,12 @@
 
 #include <gtest/gtest.h>
 #include <sqlite3.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -73,6 +76,23 @@ std::string expect_refused(const fs::path& path) {
   }
   ADD_FAILURE() << "the database " << path << " was accepted";
   return "";
+}
+
+// Refused with a message naming the file and holding `reason`, and left as it was: bytes, modification
+// time and permissions (it is not made owner-only either), with no side files made beside it.
+void expect_refused_untouched(const fs::path& path, const std::string& reason) {
+  fs::last_write_time(path, fs::last_write_time(path) - std::chrono::hours(1));  // so that a write would show
+  fs::permissions(path, fs::perms(0644));
+  const std::string bytes = file_bytes(path);
+  const fs::file_time_type mtime = fs::last_write_time(path);
+  const std::string msg = expect_refused(path);
+  EXPECT_NE(msg.find(reason), std::string::npos) << msg;
+  EXPECT_NE(msg.find(path.string()), std::string::npos) << msg;
+  EXPECT_TRUE(file_bytes(path) == bytes) << path << " was changed";
+  EXPECT_EQ(fs::last_write_time(path), mtime) << path;
+  EXPECT_EQ(fs::status(path).permissions(), fs::perms(0644)) << path;
+  EXPECT_FALSE(fs::exists(path.string() + "-wal")) << path;
+  EXPECT_FALSE(fs::exists(path.string() + "-shm")) << path;
 }
 
 unsigned mode_of(const fs::path& p) {
@@ -234,30 +254,87 @@ TEST(Storage, RefusesACorruptDatabase) {
   EXPECT_EQ(file_bytes(db), bytes);
 }
 
-TEST(Storage, RefusesOtherDatabasesAndNewerSchemas) {
+TEST(Storage, RefusesAnEmptyFileUntouched) {
   TempDir dir;
-  fs::path other = dir / "other.db";
-  sqlite_exec(other, "CREATE TABLE notes (x TEXT); INSERT INTO notes VALUES ('keep me')");
-  std::string before = file_bytes(other);
-  EXPECT_NE(expect_refused(other).find("not a Tabula database"), std::string::npos);
-  EXPECT_EQ(file_bytes(other), before);
+  fs::path db = dir / "t.db";
+  write_bytes(db, "");
+  expect_refused_untouched(db, "is an empty file, not a Tabula database; remove it or name another file");
+  EXPECT_EQ(fs::file_size(db), 0u);
 
-  // Another program's application_id, even on a file with Tabula's tables.
+  fs::path fifo = dir / "fifo.db";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_NE(expect_refused(fifo).find("not a regular file"), std::string::npos);
+}
+
+TEST(Storage, RefusesForeignSqliteFilesUntouched) {
+  TempDir dir;
+  auto foreign = [&](const std::string& name, const std::string& sql) {
+    fs::path p = dir / name;
+    sqlite_exec(p, sql);
+    EXPECT_GT(fs::file_size(p), 0u) << name;
+    return p;
+  };
+  expect_refused_untouched(foreign("other.db", "CREATE TABLE notes (x TEXT); INSERT INTO notes VALUES ('keep me')"),
+                           "is an SQLite file but not a Tabula database");
+  // A version, but not Tabula's tables: none, one of them, all of them and one more.
+  expect_refused_untouched(foreign("versioned.db", "PRAGMA user_version = 1"), "not a Tabula database");
+  expect_refused_untouched(foreign("games-only.db", "CREATE TABLE games (id TEXT); PRAGMA user_version = 1"),
+                           "not a Tabula database");
+  expect_refused_untouched(
+      foreign("extra.db", std::string(kVersion1Schema) + "CREATE TABLE extra (x TEXT); PRAGMA user_version = 1"),
+      "not a Tabula database");
+  // Another program's version 3 is not a newer Tabula.
+  expect_refused_untouched(foreign("v3.db", "CREATE TABLE notes (x TEXT); PRAGMA user_version = 3"),
+                           "not a Tabula database");
+  // An SQLite database with nothing in it is still not one Tabula made.
+  expect_refused_untouched(foreign("blank.db", "CREATE TABLE t (x); DROP TABLE t"), "not a Tabula database");
+  // Another program's application_id (here GeoPackage's "GPKG"), even with Tabula's tables.
+  expect_refused_untouched(foreign("gpkg.db", "PRAGMA application_id = 1196444487; CREATE TABLE gpkg_contents (x)"),
+                           "another program's SQLite file (application_id 0x47504b47), not a Tabula database");
   fs::path marked = dir / "marked.db";
   { Storage s(marked.string()); }
   sqlite_exec(marked, "PRAGMA application_id = 305419896");
-  before = file_bytes(marked);
-  EXPECT_NE(expect_refused(marked).find("another program's SQLite file (application_id 0x12345678)"),
-            std::string::npos);
-  EXPECT_EQ(file_bytes(marked), before);
+  expect_refused_untouched(marked, "(application_id 0x12345678)");
+}
 
+TEST(Storage, RefusesNewerSchemasDirectoriesAndMissingFolders) {
+  TempDir dir;
   fs::path newer = dir / "newer.db";
   { Storage s(newer.string()); }
   sqlite_exec(newer, "PRAGMA user_version = 99");
-  EXPECT_NE(expect_refused(newer).find("newer"), std::string::npos);
+  expect_refused_untouched(newer, "has schema version 99, newer than this Tabula's 2");
 
   EXPECT_NE(expect_refused(dir.path()).find("directory"), std::string::npos);
-  expect_refused(dir / "missing-folder" / "t.db");
+  EXPECT_NE(expect_refused(dir / "missing-folder" / "t.db").find("cannot create database"), std::string::npos);
+}
+
+TEST(Storage, ANewDatabaseIsNotMadeOverTheWalOfARemovedOne) {
+  TempDir dir;
+  fs::path db = dir / "t.db";
+  write_bytes(db.string() + "-wal", "frames of another database");
+  std::string msg = expect_refused(db);
+  EXPECT_NE(msg.find("does not exist but " + db.string() + "-wal does"), std::string::npos) << msg;
+  EXPECT_FALSE(fs::exists(db));
+  EXPECT_EQ(file_bytes(db.string() + "-wal"), "frames of another database");
+}
+
+TEST(Storage, AFailedCreationLeavesNothingBehind) {
+  TempDir dir;
+  fs::path db = dir / "t.db";
+  // Files may not grow past 1 KiB: the database is created, but its first page cannot be written.
+  rlimit old{};
+  ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &old), 0);
+  rlimit small = old;
+  small.rlim_cur = 1024;
+  auto old_handler = std::signal(SIGXFSZ, SIG_IGN);  // a failed write, not a killed process
+  ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
+  std::string msg = expect_refused(db);
+  ::setrlimit(RLIMIT_FSIZE, &old);
+  std::signal(SIGXFSZ, old_handler);
+  EXPECT_NE(msg.find(db.string()), std::string::npos) << msg;
+  for (const char* suffix : {"", "-wal", "-shm", "-journal"}) EXPECT_FALSE(fs::exists(db.string() + suffix)) << suffix;
+  { Storage s(db.string()); }  // so the next start begins afresh
+  EXPECT_EQ(sqlite_query(db, "PRAGMA user_version"), std::to_string(Storage::kSchemaVersion));
 }
 
 TEST(Storage, NewFilesAreOwnerOnly) {
