@@ -1,6 +1,8 @@
 #include "server/game_service.h"
 
 #include "core/rng.h"
+#include "server/names.h"
+#include "server/sha256.h"
 
 #include <algorithm>
 #include <chrono>
@@ -38,7 +40,6 @@ bool constant_time_equal(std::string_view a, std::string_view b) {
 namespace {
 
 constexpr size_t kListLimit = 100;
-constexpr size_t kMaxName = 40;
 
 std::string now_iso8601() {
   using namespace std::chrono;
@@ -62,20 +63,12 @@ std::string serialise(const json& j) { return j.dump(-1, ' ', false, json::error
 
 namespace {
 
-// A player's display name: optional, at most 40 bytes, no control characters.
+// A player's display name: optional; see validate_display_name for what a name may hold.
 std::optional<std::string> name_field(const json& object) {
   const json* v = find_field(object, "name");
   if (!v || v->is_null()) return std::nullopt;
   if (!v->is_string()) fail(ErrorKind::bad_request, "field \"name\" must be a string");
-  std::string name = v->get<std::string>();
-  size_t b = name.find_first_not_of(' ');
-  size_t e = name.find_last_not_of(' ');
-  name = b == std::string::npos ? std::string() : name.substr(b, e - b + 1);
-  if (name.size() > kMaxName) fail(ErrorKind::bad_request, "a name has at most 40 characters");
-  for (unsigned char c : name)
-    if (c < 0x20 || c == 0x7f) fail(ErrorKind::bad_request, "a name may not hold control characters");
-  if (name.empty()) return std::nullopt;
-  return name;
+  return validate_display_name(v->get<std::string>());
 }
 
 bool has_setup(const Session& s, Player p) {
@@ -102,10 +95,10 @@ GameService::GameService(Storage& storage, AiScheduler scheduler, Config config)
         if (js.contains("level") && js["level"].is_number_integer()) seat.level = js["level"].get<int>();
         seats.push_back(std::move(seat));
       }
-      for (const auto& [i, token] : sg.tokens)
-        if (i >= 0 && i < static_cast<int>(seats.size())) seats[static_cast<size_t>(i)].token = token;
+      for (const auto& [i, token_hash] : sg.token_hashes)
+        if (i >= 0 && i < static_cast<int>(seats.size())) seats[static_cast<size_t>(i)].token_hash = token_hash;
       for (const Seat& seat : seats)
-        if (seat.type == "human" && seat.token.empty()) throw std::runtime_error("a human seat has no token");
+        if (seat.type == "human" && seat.token_hash.empty()) throw std::runtime_error("a human seat has no token");
       json public_options = s.observation(kSpectator).value("options", json::object());
       Live live{sg.id, sg.created_at, next_order_++, std::move(seats), std::move(s), std::move(public_options),
                 {}, std::nullopt, std::nullopt, std::nullopt, {}};
@@ -133,11 +126,13 @@ const GameService::Live& GameService::find(std::string_view id) const {
 
 Player GameService::seat_of(const Live& g, const Token& token) const {
   if (!token) return kSpectator;
+  // Seats keep only their tokens' digests (see Storage's tokens table for why a plain SHA-256 will do).
+  const std::string presented = sha256_hex(*token);
   Player found = kSpectator;
   for (size_t i = 0; i < g.seats.size(); ++i) {
     const Seat& s = g.seats[i];
     // Every seat is compared, so the time taken does not tell which one (or how much) matched.
-    bool match = constant_time_equal(*token, s.token) && !s.token.empty();
+    bool match = constant_time_equal(presented, s.token_hash) && !s.token_hash.empty();
     if (match) found = static_cast<Player>(i);
   }
   if (found == kSpectator) fail(ErrorKind::unauthorized, "this token is not valid for this game");
@@ -316,8 +311,9 @@ json GameService::create(const json& body) {
       if (level && !level->is_null()) fail(ErrorKind::bad_request, "only an AI seat has a level");
       if (seat.type == "open") seat.name.reset();
       if (seat.type == "human") {
-        seat.token = secure_random_hex(16);
-        tokens[std::to_string(i)] = seat.token;
+        const std::string token = secure_random_hex(16);
+        seat.token_hash = sha256_hex(token);
+        tokens[std::to_string(i)] = token;  // the only place the token is told, and then forgotten
       }
     } else {
       fail(ErrorKind::bad_request, "a seat's type is human, ai or open");
@@ -342,7 +338,7 @@ json GameService::create(const json& body) {
     sg.seats.push_back(js);
   }
   for (size_t i = 0; i < seats.size(); ++i)
-    if (!seats[i].token.empty()) sg.tokens.emplace_back(static_cast<int>(i), seats[i].token);
+    if (!seats[i].token_hash.empty()) sg.token_hashes.emplace_back(static_cast<int>(i), seats[i].token_hash);
   for (const json& a : session.actions()) sg.actions.push_back(a);
 
   json public_options = session.observation(kSpectator).value("options", json::object());
@@ -424,15 +420,15 @@ json GameService::join(std::string_view id, const json& body) {
   Seat& s = seats[static_cast<size_t>(seat)];
   s.type = "human";
   s.name = name;
-  s.token = secure_random_hex(16);
-  std::string token = s.token;
+  const std::string token = secure_random_hex(16);  // told in the answer only, then forgotten
+  s.token_hash = sha256_hex(token);
   std::swap(g.seats, seats);  // the new seats, for the stored JSON and status
   try {
     json stored = json::array();
     for (const Seat& x : g.seats)
       stored.push_back(json{{"type", x.type}, {"name", x.name ? json(*x.name) : json(nullptr)},
                             {"level", x.level ? json(*x.level) : json(nullptr)}});
-    storage_.join_seat(g.id, stored, seat, token, status_of(g));
+    storage_.join_seat(g.id, stored, seat, g.seats[static_cast<size_t>(seat)].token_hash, status_of(g));
   } catch (...) {
     std::swap(g.seats, seats);  // back as it was
     throw;

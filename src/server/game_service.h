@@ -27,7 +27,7 @@ int http_status(ErrorKind kind);
 // Compact JSON as the server sends it; text that is not valid UTF-8 is replaced rather than thrown on.
 std::string serialise(const json& j);
 
-// Token-length-independent comparison of two secrets.
+// Comparison of two secrets whose time depends on their lengths only, never on their bytes.
 bool constant_time_equal(std::string_view a, std::string_view b);
 
 class GameService {
@@ -87,7 +87,7 @@ class GameService {
     std::string type;  // "human" | "ai" | "open"
     std::optional<std::string> name;
     std::optional<int> level;
-    std::string token;  // humans only
+    std::string token_hash;  // sha256_hex of the seat's token (humans only); the token itself is not kept
   };
   struct Live {
     std::string id;

@@ -1,12 +1,14 @@
-// The server's durable store: one SQLite file (WAL, synchronous=FULL) holding every game, its seats'
-// tokens and its action log. A game is rebuilt at start by replaying its actions through Session, so the
-// store never holds derived state. Every write is one transaction; a method returns only once the
-// transaction is committed to disk, and throws StorageError (changing nothing) when it cannot be.
+// The server's durable store: one SQLite file (WAL, synchronous=FULL, owner-only) holding every game,
+// the SHA-256 digests of its seats' tokens (never a token itself) and its action log. A game is rebuilt
+// at start by replaying its actions through Session, so the store never holds derived state. Every
+// write is one transaction; a method returns only once the transaction is committed to disk, and throws
+// StorageError (changing nothing) when it cannot be.
 // Not thread-safe: the server uses one Storage from its I/O thread only.
 #pragma once
 
 #include "core/json.h"
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -17,7 +19,7 @@ struct sqlite3_stmt;
 
 namespace tabula::server {
 
-// The database cannot be opened (corrupt, not SQLite, not Tabula's, newer schema) or a write failed.
+// The database cannot be opened (corrupt, not SQLite, empty, not Tabula's, newer schema) or a write failed.
 class StorageError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
@@ -31,16 +33,21 @@ struct StoredGame {
   json start;                     // the starting state for Session::from_state, or null
   std::string created_at;         // ISO 8601 UTC
   std::string status;             // "open" | "playing" | "over"
-  std::vector<std::pair<int, std::string>> tokens;  // (seat, token)
+  std::vector<std::pair<int, std::string>> token_hashes;  // (seat, sha256_hex(token))
   std::vector<json> actions;      // Session::actions(), in order
 };
 
 class Storage {
  public:
-  static constexpr int kSchemaVersion = 1;
+  // 1: tokens as issued; 2: their SHA-256 digests (tokens.token_hash) and the application_id.
+  static constexpr int kSchemaVersion = 2;
+  // PRAGMA application_id of a Tabula database ("Tabu"), so that it and other programs can tell.
+  static constexpr int32_t kApplicationId = 0x54616275;
 
-  // Opens or creates the file. A file that is not an intact Tabula database is refused with a
-  // StorageError saying why, and is left exactly as it was.
+  // Creates the file (mode 0600) when nothing exists at `path`, else opens it. An existing file that is
+  // not an intact Tabula database (an empty file included) is refused with a StorageError saying why,
+  // and is left exactly as it was. A version-1 database is migrated; a database, -wal or -shm file
+  // readable by group or others is made owner-only (with a line on stderr).
   explicit Storage(const std::string& path);
   ~Storage();
   Storage(const Storage&) = delete;
@@ -53,15 +60,21 @@ class Storage {
   // Appends actions first_seq, first_seq+1, … and sets the game's status, in one transaction.
   void append_actions(const std::string& id, size_t first_seq, const std::vector<json>& actions,
                       const std::string& status);
-  // A seat was joined: the new seats list, the seat's token and the status, in one transaction.
-  void join_seat(const std::string& id, const json& seats, int seat, const std::string& token,
+  // A seat was joined: the new seats list, the digest of the seat's token and the status, in one
+  // transaction.
+  void join_seat(const std::string& id, const json& seats, int seat, const std::string& token_hash,
                  const std::string& status);
-  // Every game, oldest first, with its tokens and actions.
+  // Every game, oldest first, with its token digests and actions.
   std::vector<StoredGame> load_all() const;
 
  private:
   class Statement;
   class Transaction;
+  // The schema version of an existing file; StorageError when it is not a Tabula database.
+  int schema_version() const;
+  void create_schema();
+  void stamp_schema_version();
+  void migrate_from_v1();
   void exec(const char* sql) const;
   [[noreturn]] void raise(const std::string& what) const;
 

@@ -2,6 +2,7 @@
 // persistence across a restart, and rollback when the store fails.
 #include "server/ai_workers.h"
 #include "server/game_service.h"
+#include "server/sha256.h"
 #include "server/storage.h"
 #include "sqlite_exec.h"
 
@@ -127,7 +128,17 @@ json mv(const std::string& m) { return json{{"move", m}}; }
 
 GameService::Token tok(const json& created, int seat) { return created["tokens"][std::to_string(seat)].get<std::string>(); }
 
+using tabula::server::test_support::file_bytes;
+using tabula::server::test_support::kVersion1Schema;
 using tabula::server::test_support::sqlite_exec;
+using tabula::server::test_support::sqlite_query;
+
+// Whether `text` is anywhere in the database file or its side files, as bytes on disk.
+bool on_disk(const fs::path& db, const std::string& text) {
+  for (const char* suffix : {"", "-wal", "-shm"})
+    if (file_bytes(db.string() + suffix).find(text) != std::string::npos) return true;
+  return false;
+}
 
 }  // namespace
 
@@ -268,6 +279,37 @@ TEST(GameService, ErrorPaths) {
   EXPECT_EQ(status([&] { h.svc().move(id, tok(created, 0), mv("d7")); }), 409);
   EXPECT_EQ(status([&] { h.svc().offer(id, tok(created, 0), json{{"what", "resign"}}); }), 409);
   EXPECT_EQ(status([&] { h.svc().join(id, json{{"seat", 1}}); }), 409);
+}
+
+// validate_display_name has its own tests; here: create and join use it, and a refused name changes nothing.
+TEST(GameService, NamesAreCheckedOnCreateAndJoin) {
+  Harness h;
+  auto error_of = [](const std::function<void()>& f) -> std::string {
+    try {
+      f();
+    } catch (const GameError& e) {
+      return std::to_string(http_status(e.kind())) + " " + e.what();
+    }
+    return "accepted";
+  };
+  json spoof = two_humans();
+  spoof["seats"][0]["name"] = "Ana\u202Egpj.exe";
+  EXPECT_EQ(error_of([&] { h.svc().create(spoof); }),
+            "400 a name may not contain invisible or direction-changing characters (U+202E)");
+  EXPECT_EQ(h.svc().game_count(), 0u);
+
+  json created =
+      h.svc().create(json::parse(R"({"game":"tigadi","seats":[{"type":"human","name":"  李小龍 😀 "},{"type":"open"}]})"));
+  EXPECT_EQ(created["seats"][0]["name"], "李小龍 😀");
+  const std::string id = created["id"];
+  EXPECT_EQ(error_of([&] { h.svc().join(id, json{{"seat", 1}, {"name", std::string(41, 'x')}}); }),
+            "400 a name is at most 40 characters");
+  EXPECT_EQ(error_of([&] { h.svc().join(id, json{{"seat", 1}, {"name", "Bo\u00A0"}}); }),
+            "400 a name may not contain blank characters other than the plain space (U+00A0)");
+  EXPECT_EQ(h.svc().get(id, std::nullopt)["seats"][1]["type"], "open");
+  json joined = h.svc().join(id, json{{"seat", 1}, {"name", "   "}});  // blank: no name
+  EXPECT_TRUE(h.svc().get(id, std::nullopt)["seats"][1]["name"].is_null());
+  EXPECT_EQ(joined["seat"], 1);
 }
 
 TEST(GameService, OpenSeatJoinAndLists) {
@@ -487,6 +529,79 @@ TEST(GameService, GamesAndTokensSurviveARestart) {
   EXPECT_EQ(h.svc().record(id)["moves"], json::parse(R"(["d1","d7","g1","a1"])"));
 }
 
+TEST(GameService, TokensAreKeptAsDigestsOnly) {
+  Harness h;
+  json created = h.svc().create(json::parse(R"({"game":"tigadi","seats":[{"type":"human"},{"type":"open"}]})"));
+  const std::string id = created["id"];
+  const std::string ana = tok(created, 0).value();
+  const std::string bo = h.svc().join(id, json{{"seat", 1}})["token"];
+  EXPECT_EQ(sqlite_query(h.db(), "SELECT group_concat(token_hash, ' ') FROM (SELECT token_hash FROM tokens "
+                                 "WHERE game_id = '" + id + "' ORDER BY seat)"),
+            sha256_hex(ana) + " " + sha256_hex(bo));
+  EXPECT_FALSE(on_disk(h.db(), ana));
+  EXPECT_FALSE(on_disk(h.db(), bo));
+  EXPECT_TRUE(on_disk(h.db(), sha256_hex(ana)));  // and on_disk does find what is there
+  // The digest is what is kept, not a key: presenting it is a wrong token.
+  EXPECT_EQ(status([&] { h.svc().get(id, sha256_hex(ana)); }), 401);
+  EXPECT_EQ(h.svc().get(id, bo)["you"], 1);
+}
+
+// A database written by the last version-1 Tabula, as a server killed mid-game leaves it: one game's
+// tokens checkpointed into the file, another's still in the -wal.
+TEST(GameService, AVersion1DatabaseIsMigratedAndItsTokensStillWork) {
+  Harness h;
+  h.close();
+  fs::remove(h.db());
+  const std::string ana = "0123456789abcdef0123456789abcdef", bo = "fedcba9876543210fedcba9876543210";
+  const std::string cy = "00112233445566778899aabbccddeeff";
+  {
+    sqlite3* v1 = nullptr;
+    ASSERT_EQ(sqlite3_open(h.db().c_str(), &v1), SQLITE_OK);
+    sqlite3_db_config(v1, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);  // like a SIGKILL: the -wal stays
+    auto exec = [&](const std::string& sql) {
+      ASSERT_EQ(sqlite3_exec(v1, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(v1);
+    };
+    const std::string seats =
+        R"([{"type":"human","name":"Ana","level":null},{"type":"human","name":"Bo","level":null}])";
+    exec("PRAGMA journal_mode=WAL");
+    exec(std::string("BEGIN;") + kVersion1Schema + "PRAGMA user_version = 1; COMMIT;");
+    exec("INSERT INTO games VALUES ('g1', 'tigadi', '{}', '" + seats +
+         "', NULL, '2025-01-01T00:00:00.000Z', 'playing')");
+    exec("INSERT INTO tokens VALUES ('g1', 0, '" + ana + "'), ('g1', 1, '" + bo + "')");
+    exec(R"(INSERT INTO actions VALUES ('g1', 0, '{"move":"d1","type":"move"}'))");
+    exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    const std::string open_seat =
+        R"([{"type":"human","name":"Cy","level":null},{"type":"open","name":null,"level":null}])";
+    exec("INSERT INTO games VALUES ('g2', 'tigadi', '{}', '" + open_seat +
+         "', NULL, '2025-01-02T00:00:00.000Z', 'open')");
+    exec("INSERT INTO tokens VALUES ('g2', 0, '" + cy + "')");
+    sqlite3_close(v1);
+  }
+  ASSERT_NE(file_bytes(h.db()).find(ana), std::string::npos);  // the clear tokens are there to be scrubbed
+  ASSERT_NE(file_bytes(h.db().string() + "-wal").find(cy), std::string::npos);
+
+  h.open();
+  EXPECT_EQ(sqlite_query(h.db(), "PRAGMA user_version"), "2");
+  EXPECT_EQ(sqlite_query(h.db(), "PRAGMA application_id"), std::to_string(Storage::kApplicationId));
+  EXPECT_EQ(sqlite_query(h.db(), "SELECT group_concat(name) FROM pragma_table_info('tokens')"),
+            "game_id,seat,token_hash");
+  EXPECT_EQ(sqlite_query(h.db(), "SELECT group_concat(token_hash, ' ') FROM (SELECT token_hash FROM tokens "
+                                 "ORDER BY game_id, seat)"),
+            sha256_hex(ana) + " " + sha256_hex(bo) + " " + sha256_hex(cy));
+  EXPECT_EQ(sqlite_query(h.db(), "SELECT count(*) FROM sqlite_master WHERE name LIKE 'tokens%'"), "1");
+  for (const std::string& token : {ana, bo, cy}) EXPECT_FALSE(on_disk(h.db(), token)) << token;
+
+  // The tokens the players hold act as before.
+  EXPECT_EQ(h.svc().get("g1", ana)["you"], 0);
+  EXPECT_EQ(h.svc().game_count(), 2u);
+  EXPECT_EQ(h.svc().get("g2", cy)["you"], 0);
+  EXPECT_EQ(status([&] { h.svc().get("g1", cy); }), 401);
+  EXPECT_EQ(h.svc().move("g1", bo, mv("d7"))["observation"]["ply"], 2);
+  h.restart();  // a version-2 database now: opened as it is
+  EXPECT_EQ(h.svc().move("g1", ana, mv("g1"))["observation"]["ply"], 3);
+  for (const std::string& token : {ana, bo, cy}) EXPECT_FALSE(on_disk(h.db(), token)) << token;
+}
+
 TEST(GameService, AnAiGameResumesAfterARestart) {
   Harness h;
   json created = h.svc().create(json::parse(R"({"game":"tigadi","seats":[{"type":"human"},{"type":"ai","level":1}]})"));
@@ -524,13 +639,14 @@ TEST(GameService, AStoreFailureLeavesAnOpenSeatOpen) {
   Harness h;
   json created = h.svc().create(json::parse(R"({"game":"tigadi","seats":[{"type":"human"},{"type":"open"}]})"));
   const std::string id = created["id"];
-  sqlite_exec(h.db(), "INSERT INTO tokens (game_id, seat, token) VALUES ('" + id + "', 1, 'planted')");
+  sqlite_exec(h.db(), "INSERT INTO tokens (game_id, seat, token_hash) VALUES ('" + id + "', 1, '" +
+                         sha256_hex("planted") + "')");
   EXPECT_THROW(h.svc().join(id, json{{"seat", 1}, {"name", "Bo"}}), StorageError);
   json game = h.svc().get(id, std::nullopt);
   EXPECT_EQ(game["status"], "open");
   EXPECT_EQ(game["seats"][1]["type"], "open");
   EXPECT_EQ(status([&] { h.svc().get(id, std::string("planted")); }), 401);  // never loaded: not a seat's
-  sqlite_exec(h.db(), "DELETE FROM tokens WHERE token = 'planted'");
+  sqlite_exec(h.db(), "DELETE FROM tokens WHERE game_id = '" + id + "' AND seat = 1");
   std::string token = h.svc().join(id, json{{"seat", 1}, {"name", "Bo"}})["token"];
   h.restart();
   EXPECT_EQ(h.svc().get(id, token)["you"], 1);
