@@ -71,7 +71,8 @@ int main(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::Range(1, 3600));
   serve_cmd->add_option("--max-ws-per-ip", lim.max_ws_per_ip, "WebSockets per client address")->capture_default_str();
-  serve_cmd->add_option("--max-ws-per-game", lim.max_ws_per_game, "WebSockets on one game")->capture_default_str();
+  serve_cmd->add_option("--max-spectators-per-game", lim.max_spectators_per_game, "Spectators' WebSockets on one game")
+      ->capture_default_str();
   serve_cmd->add_option("--rate", lim.rate, "Requests and WebSocket messages per second per address (0: no limit)")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1e9));

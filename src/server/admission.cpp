@@ -60,18 +60,21 @@ void Admission::close_connection(const std::string& address) {
   --total_connections_;
 }
 
-Admission::Verdict Admission::open_websocket(const std::string& address, const std::string& game) {
+Admission::Verdict Admission::open_websocket(const std::string& address) {
   if (count_of(websockets_, address) >= limits_.max_ws_per_ip) return Verdict::per_address;
-  if (count_of(game_websockets_, game) >= limits_.max_ws_per_game) return Verdict::total;
   ++websockets_[address];
-  ++game_websockets_[game];
   return Verdict::ok;
 }
 
-void Admission::close_websocket(const std::string& address, const std::string& game) {
-  decrement(websockets_, address);
-  decrement(game_websockets_, game);
+void Admission::close_websocket(const std::string& address) { decrement(websockets_, address); }
+
+bool Admission::open_spectator(const std::string& game) {
+  if (count_of(spectators_, game) >= limits_.max_spectators_per_game) return false;
+  ++spectators_[game];
+  return true;
 }
+
+void Admission::close_spectator(const std::string& game) { decrement(spectators_, game); }
 
 bool Admission::take_request(const std::string& address, Clock::time_point now) {
   if (limits_.rate <= 0) return true;

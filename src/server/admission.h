@@ -19,7 +19,7 @@ struct Limits {
   std::size_t max_connections_per_ip = 64;
   int request_timeout_s = 10;              // a whole request (header and body), and an idle keep-alive
   std::size_t max_ws_per_ip = 16;
-  std::size_t max_ws_per_game = 64;
+  std::size_t max_spectators_per_game = 64;  // WebSockets without a seat's token, on one game
   double rate = 50;                        // requests (and WebSocket messages) per second per address; 0: none
   double burst = 100;                      // the bucket: how many may come at once
   std::size_t games_per_hour = 60;         // games created per address in any hour; 0: no limit
@@ -43,9 +43,13 @@ class Admission {
   void close_connection(const std::string& address);
   std::size_t connections() const { return total_connections_; }
 
-  // A WebSocket on an open connection; counted when ok (per_address: the address, total: the game).
-  Verdict open_websocket(const std::string& address, const std::string& game);
-  void close_websocket(const std::string& address, const std::string& game);
+  // A WebSocket on an open connection, before the upgrade; counted when ok (never `total`).
+  Verdict open_websocket(const std::string& address);
+  void close_websocket(const std::string& address);
+  // A WebSocket that authenticated as a spectator of `game`: false when the game has as many as it takes.
+  // Seats are never counted: a crowd of spectators must not lock the players out of their own game.
+  bool open_spectator(const std::string& game);
+  void close_spectator(const std::string& game);
 
   // One request or WebSocket message from `address`: false when its bucket is empty.
   bool take_request(const std::string& address, Clock::time_point now);
@@ -68,7 +72,7 @@ class Admission {
   std::size_t total_connections_ = 0;
   std::unordered_map<std::string, std::size_t> connections_;
   std::unordered_map<std::string, std::size_t> websockets_;       // by address
-  std::unordered_map<std::string, std::size_t> game_websockets_;  // by game
+  std::unordered_map<std::string, std::size_t> spectators_;      // by game
   std::unordered_map<std::string, Bucket> buckets_;
   std::unordered_map<std::string, std::deque<Clock::time_point>> created_;
   Clock::time_point last_prune_{};

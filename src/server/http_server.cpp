@@ -104,19 +104,27 @@ class ConnectionSlot {
   std::string address_;
 };
 
-// A WebSocket counted by Admission (per address and per game), released with the WebSocket.
+// A WebSocket counted by Admission per address, released with the WebSocket; and, once it authenticated
+// as a spectator, counted on its game too.
 class WebSocketSlot {
  public:
-  WebSocketSlot(Admission& admission, std::string address, std::string game)
-      : admission_(admission), address_(std::move(address)), game_(std::move(game)) {}
+  WebSocketSlot(Admission& admission, std::string address) : admission_(admission), address_(std::move(address)) {}
   WebSocketSlot(const WebSocketSlot&) = delete;
   WebSocketSlot& operator=(const WebSocketSlot&) = delete;
-  ~WebSocketSlot() { admission_.close_websocket(address_, game_); }
+  ~WebSocketSlot() {
+    admission_.close_websocket(address_);
+    if (!spectating_.empty()) admission_.close_spectator(spectating_);
+  }
+  bool spectate(const std::string& game) {
+    if (!admission_.open_spectator(game)) return false;
+    spectating_ = game;
+    return true;
+  }
 
  private:
   Admission& admission_;
   std::string address_;
-  std::string game_;
+  std::string spectating_;
 };
 
 beast::string_view bsv(std::string_view s) { return beast::string_view(s.data(), s.size()); }
@@ -441,7 +449,7 @@ class WsConnection : public std::enable_shared_from_this<WsConnection> {
 
 awaitable<void> websocket_session(beast::tcp_stream stream, Request req, std::string game_id, Context& ctx,
                                   std::string address) {
-  WebSocketSlot counted(ctx.admission, address, game_id);
+  WebSocketSlot counted(ctx.admission, address);
   auto conn = std::make_shared<WsConnection>(std::move(stream));
   auto& ws = conn->ws();
   ws.set_option(websocket::stream_base::timeout{kAuthTimeout, websocket::stream_base::none(), false});
@@ -454,12 +462,13 @@ awaitable<void> websocket_session(beast::tcp_stream stream, Request req, std::st
   if (ec) co_return;
   std::fprintf(stderr, "WS %s open\n", game_id.c_str());
 
-  auto send_error_and_close = [&](const std::string& message) -> awaitable<void> {
+  auto send_error_and_close = [&](const std::string& message,
+                                  websocket::close_code code = websocket::close_code::policy_error) -> awaitable<void> {
     error_code e;
     std::string text = dump(json{{"type", "error"}, {"error", message}});
     ws.text(true);
     co_await ws.async_write(asio::buffer(text), redirect_error(use_awaitable, e));
-    co_await ws.async_close(websocket::close_code::policy_error, redirect_error(use_awaitable, e));
+    co_await ws.async_close(code, redirect_error(use_awaitable, e));
   };
 
   // The first message authenticates, within kAuthTimeout (a timer closes a silent connection).
@@ -494,6 +503,11 @@ awaitable<void> websocket_session(beast::tcp_stream stream, Request req, std::st
     }
     if (!error.empty()) {
       co_await send_error_and_close(error);
+      co_return;
+    }
+    if (viewer == kSpectator && !counted.spectate(game_id)) {
+      co_await send_error_and_close("this game has as many spectators as it can take; try again later",
+                                    websocket::close_code::try_again_later);
       co_return;
     }
   }
@@ -537,15 +551,17 @@ awaitable<void> websocket_session(beast::tcp_stream stream, Request req, std::st
 
 // ---- HTTP connections ----------------------------------------------------------------------------------
 
-// After a 413 the rest of the body is still on its way: stop sending, read and drop what comes (for a
-// while) so that the client sees the answer rather than a reset connection.
-awaitable<void> linger(beast::tcp_stream& stream) {
+// After an answer that closes the connection (a 413, a refusal) the client's request may still be on its way:
+// stop sending, then read and drop what comes for a while, so that the client reads the answer rather than a
+// reset (closing a socket with unread data sends a reset, which may overtake the answer).
+awaitable<void> linger(beast::tcp_stream& stream, std::chrono::seconds for_at_most = std::chrono::seconds(5),
+                       size_t bytes_at_most = 64 * 1024 * 1024) {
   error_code ec;
   stream.socket().shutdown(tcp::socket::shutdown_send, ec);
   std::vector<char> scratch(16 * 1024);
   size_t total = 0;
-  stream.expires_after(std::chrono::seconds(5));
-  while (total < 64 * 1024 * 1024) {
+  stream.expires_after(for_at_most);
+  while (total < bytes_at_most) {
     size_t n = co_await stream.async_read_some(asio::buffer(scratch), redirect_error(use_awaitable, ec));
     if (ec) break;
     total += n;
@@ -673,7 +689,8 @@ awaitable<void> http_session(tcp::socket socket, Context& ctx, ConnectionSlot sl
       std::fprintf(stderr, "refused %s: %u %s\n", address.c_str(), refusal->result_int(), refusal->body().c_str());
       stream.expires_after(kRefusalTimeout);
       co_await http::async_write(stream, *refusal, redirect_error(use_awaitable, ec));
-      break;
+      if (!ec) co_await linger(stream, kRefusalTimeout, 64 * 1024);
+      co_return;
     }
     Request req = parser.release();
 
@@ -695,17 +712,8 @@ awaitable<void> http_session(tcp::socket socket, Context& ctx, ConnectionSlot sl
         } catch (const GameError& e) {
           refused = error_response(req, http_status(e.kind()), e.what());
         }
-        if (!refused) {
-          switch (ctx.admission.open_websocket(address, id)) {
-            case Admission::Verdict::ok: break;
-            case Admission::Verdict::per_address:
-              refused = retry_later(error_response(req, 429, "too many WebSockets from your address"));
-              break;
-            case Admission::Verdict::total:
-              refused = retry_later(error_response(req, 503, "this game has as many watchers as it can take"));
-              break;
-          }
-        }
+        if (!refused && ctx.admission.open_websocket(address) != Admission::Verdict::ok)
+          refused = retry_later(error_response(req, 429, "too many WebSockets from your address"));
         if (refused) {
           refused->keep_alive(false);
           co_await write_and_log(stream, req, *refused, start, ec);
@@ -737,7 +745,7 @@ awaitable<void> refuse(tcp::socket socket, Context& ctx, Response res) {
   stream.expires_after(kRefusalTimeout);
   error_code ec;
   co_await http::async_write(stream, res, redirect_error(use_awaitable, ec));
-  stream.socket().shutdown(tcp::socket::shutdown_send, ec);
+  if (!ec) co_await linger(stream, std::chrono::seconds(1), 16 * 1024);
   stream.close();
   --ctx.refusals_in_flight;
 }

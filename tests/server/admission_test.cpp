@@ -18,7 +18,7 @@ Limits small_limits() {
   l.max_connections = 5;
   l.max_connections_per_ip = 3;
   l.max_ws_per_ip = 2;
-  l.max_ws_per_game = 3;
+  l.max_spectators_per_game = 3;
   l.rate = 10;
   l.burst = 4;
   l.games_per_hour = 2;
@@ -49,18 +49,22 @@ TEST(Admission, TheTotalLimitHoldsAcrossAddresses) {
   EXPECT_EQ(a.connections(), 5u);
 }
 
-TEST(Admission, WebSocketsPerAddressAndPerGame) {
+TEST(Admission, WebSocketsPerAddressAndSpectatorsPerGame) {
   Admission a(small_limits());
-  EXPECT_EQ(a.open_websocket("10.0.0.1", "g1"), Verdict::ok);
-  EXPECT_EQ(a.open_websocket("10.0.0.1", "g2"), Verdict::ok);
-  EXPECT_EQ(a.open_websocket("10.0.0.1", "g3"), Verdict::per_address);
-  EXPECT_EQ(a.open_websocket("10.0.0.2", "g1"), Verdict::ok);
-  EXPECT_EQ(a.open_websocket("10.0.0.3", "g1"), Verdict::ok);
-  EXPECT_EQ(a.open_websocket("10.0.0.4", "g1"), Verdict::total) << "the game has as many watchers as it takes";
-  a.close_websocket("10.0.0.2", "g1");
-  EXPECT_EQ(a.open_websocket("10.0.0.4", "g1"), Verdict::ok);
-  a.close_websocket("10.0.0.1", "g2");
-  EXPECT_EQ(a.open_websocket("10.0.0.1", "g3"), Verdict::ok);
+  EXPECT_EQ(a.open_websocket("10.0.0.1"), Verdict::ok);
+  EXPECT_EQ(a.open_websocket("10.0.0.1"), Verdict::ok);
+  EXPECT_EQ(a.open_websocket("10.0.0.1"), Verdict::per_address);
+  EXPECT_EQ(a.open_websocket("10.0.0.2"), Verdict::ok) << "another address is not held back";
+  a.close_websocket("10.0.0.1");
+  EXPECT_EQ(a.open_websocket("10.0.0.1"), Verdict::ok);
+
+  for (int i = 0; i < 3; ++i) EXPECT_TRUE(a.open_spectator("g1")) << i;
+  EXPECT_FALSE(a.open_spectator("g1")) << "the game has as many spectators as it takes";
+  EXPECT_TRUE(a.open_spectator("g2")) << "another game is not full";
+  a.close_spectator("g1");
+  EXPECT_TRUE(a.open_spectator("g1"));
+  a.close_spectator("g9");  // never counted: changes nothing
+  EXPECT_FALSE(a.open_spectator("g1"));
 }
 
 TEST(Admission, TheRequestBucketEmptiesAndRefills) {
