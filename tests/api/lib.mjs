@@ -1,6 +1,6 @@
 // Shared helpers for the API tests: start the real `tabula serve` on a free port with a temporary
 // database, call the API, and talk to its WebSocket.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -38,28 +38,15 @@ process.on('exit', () => {
   for (const p of running) p.kill('SIGKILL');
 });
 
-// The text of `tabula serve --help` (read once): which flags this binary knows.
-let serveHelpText;
-export function serveHelp() {
-  if (serveHelpText === undefined) {
-    const r = spawnSync(bin, ['serve', '--help'], { encoding: 'utf8', timeout: 10000 });
-    serveHelpText = `${r.stdout ?? ''}${r.stderr ?? ''}`;
-  }
-  return serveHelpText;
-}
-export const knowsFlag = (name) => new RegExp(`--${name}\\b`).test(serveHelp());
-
 // What every test server gets unless the test says otherwise: no request rate limit and no cap on games
-// created per hour (the suites send thousands of requests quickly from one address). Given only to a binary
-// whose `serve --help` lists the flag, so that the suites still run against a binary without the limits.
+// created per hour (the suites send thousands of requests quickly from one address).
 export const DEFAULT_LIMITS = { rate: 0, 'games-per-hour': 0 };
 
-// `limits` ({rate: 20, burst: 20, 'max-connections': 60, ...}) as command-line flags, over DEFAULT_LIMITS;
-// a flag the test names (in `limits` or in `extra`) always goes to the binary, known or not.
+// `limits` ({rate: 20, burst: 20, 'max-connections': 60, ...}) as command-line flags, over DEFAULT_LIMITS.
 function limitFlags(limits, extra) {
   const out = [];
   for (const [name, value] of Object.entries(DEFAULT_LIMITS)) {
-    if (name in limits || extra.includes(`--${name}`) || !knowsFlag(name)) continue;
+    if (name in limits || extra.includes(`--${name}`)) continue;
     out.push(`--${name}`, String(value));
   }
   for (const [name, value] of Object.entries(limits)) out.push(`--${name}`, String(value));
