@@ -692,24 +692,11 @@ struct HeldJobs {
   }
 };
 
-struct TempDb {
-  TempDb() {
-    std::string tmpl = (fs::temp_directory_path() / "tabula-lanes-XXXXXX").string();
-    dir = mkdtemp(tmpl.data());
-  }
-  ~TempDb() {
-    std::error_code ec;
-    fs::remove_all(dir, ec);
-  }
-  std::string path() const { return (dir / "t.db").string(); }
-  fs::path dir;
-};
-
 }  // namespace
 
 TEST(GameService, AiOnlyGamesSearchInTheBackgroundAndGamesWithAPersonInteractively) {
-  TempDb db;
-  Storage storage(db.path());
+  tabula::server::test_support::TempDir dir;
+  Storage storage((dir / "t.db").string());
   HeldJobs held;
   GameService svc(storage, held.scheduler(), Harness::quick_config());
   svc.create(json::parse(R"({"game":"tigadi","seats":[{"type":"ai","level":3},{"type":"ai","level":3}]})"));
@@ -720,8 +707,8 @@ TEST(GameService, AiOnlyGamesSearchInTheBackgroundAndGamesWithAPersonInteractive
 }
 
 TEST(GameService, OffersToTheAiKeepAtMostOneAnswerInFlight) {
-  TempDb db;
-  Storage storage(db.path());
+  tabula::server::test_support::TempDir dir;
+  Storage storage((dir / "t.db").string());
   HeldJobs held;
   GameService svc(storage, held.scheduler(), Harness::quick_config());
   // FACET has draw offers; the human (White) moves first, so no search is pending.

@@ -8,9 +8,31 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <stdlib.h>
+#include <system_error>
 #include <string>
 
 namespace tabula::server::test_support {
+
+// A folder of its own under the system's temporary folder, removed with everything in it.
+class TempDir {
+ public:
+  TempDir() {
+    std::string tmpl = (std::filesystem::temp_directory_path() / "tabula-test-XXXXXX").string();
+    path_ = mkdtemp(tmpl.data());
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
 
 // Version 1's tables, as the last version-1 Tabula created them.
 inline constexpr const char* kVersion1Schema = R"sql(

@@ -28,29 +28,13 @@ using tabula::server::sha256_hex;
 
 namespace {
 
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "tabula-storage-XXXXXX").string();
-    path_ = mkdtemp(tmpl.data());
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  fs::path operator/(const std::string& name) const { return path_ / name; }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
-
 void write_bytes(const fs::path& p, const std::string& bytes) {
   std::ofstream out(p, std::ios::binary | std::ios::trunc);
   out << bytes;
 }
 
 using tabula::server::test_support::file_bytes;
+using tabula::server::test_support::TempDir;
 using tabula::server::test_support::kVersion1Schema;
 using tabula::server::test_support::sqlite_exec;
 using tabula::server::test_support::sqlite_query;
