@@ -391,7 +391,8 @@ std::string GameService::with_events(const json& doc, const std::string& events)
 const std::string& GameService::events_text(const Live& g, Player viewer) const {
   Live::EventsText& cache = g.events_text[viewer];
   const size_t count = g.session.event_count();
-  // A game that ended shows its events anew (unredacted); a rolled-back action took events away.
+  // A game that ended shows its events anew (unredacted, or sealed views for an end before play). A refused
+  // store never leaves events of its action here: the write follows the change before any view is built.
   if (cache.over != g.session.over() || cache.count > count) cache = Live::EventsText{0, g.session.over(), "[]"};
   if (cache.count < count) {
     json more = g.session.events_for(viewer, cache.count);

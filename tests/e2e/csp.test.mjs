@@ -28,8 +28,11 @@ function assertPolicy(response, what) {
   }
 }
 
-// Violations are reported asynchronously (a console message and an event); give them a moment to arrive.
-const settle = (page) => page.waitForTimeout(300);
+// Violations are reported asynchronously (a console message and a binding call). The page reports those of
+// everything it has parsed and painted before it answers a round trip made after two animation frames, and
+// the protocol delivers its messages in order: so the round trip is the event to wait on, not a clock.
+// (helpers.mjs's afterEach still fails the test on any later one.)
+const settle = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 
 async function create(game, seats) {
   const created = await apiJson(server.url, 'POST', '/api/games', { body: { game, options: {}, seats } });
