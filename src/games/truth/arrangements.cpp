@@ -53,8 +53,9 @@ json random_arrangement(int players, int p, uint64_t seed) {
   std::vector<int> squares;
   for (int sq = 0; sq < kSquares; ++sq)
     if (setup_square(players, p, sq)) squares.push_back(sq);
+  // Fisher–Yates with the project's Rng (std::shuffle's algorithm is the library's choice, rulings F2).
   Rng rng(seed);
-  std::shuffle(squares.begin(), squares.end(), rng);
+  for (size_t i = squares.size() - 1; i > 0; --i) std::swap(squares[i], squares[rng.below(i + 1)]);
   json placement = json::object();
   size_t i = 0;
   for (int k = 0; k < kKinds; ++k)
