@@ -299,7 +299,8 @@ std::unique_ptr<Truth> Truth::from_state(const json& state) {
     if (sieges && sieges->is_object() && sieges->contains(square_name(icon_sq)))
       count = static_cast<int>(int_field(*sieges, square_name(icon_sq), 0, 1));
     const bool moved_this_turn = p.acted != kNoPiece && p.acted == p.icon[static_cast<size_t>(q)];
-    p.sieges[static_cast<size_t>(q)] = Siege{true, static_cast<uint8_t>(count), ring, moved_this_turn ? p.ply : p.ply - 1};
+    p.sieges[static_cast<size_t>(q)] =
+        Siege{true, static_cast<uint8_t>(count), ring, moved_this_turn ? p.ply : p.ply - 1, static_cast<int16_t>(icon_sq)};
   }
   if (sieges && sieges->is_object())
     for (auto it = sieges->begin(); it != sieges->end(); ++it) {

@@ -201,14 +201,15 @@ void update_rings(Position& pos, EventLog* events) {
       ring[static_cast<size_t>(d)] = id;
     }
     if (holds) {
-      if (s.active && s.ring == ring) continue;
-      s = Siege{true, 0, ring, pos.ply};
+      if (s.active && s.ring == ring && s.square == icon_sq) continue;
+      s = Siege{true, 0, ring, pos.ply, static_cast<int16_t>(icon_sq)};
       if (events)
         events->push_back(event(json{{"type", "siege"}, {"icon", square_name(icon_sq)}, {"player", p}, {"count", 0}}));
     } else if (s.active) {
-      s = Siege{};
+      // Named by the square the ring stood around (the icon may have stepped out of it).
       if (events && icon_sq != kNoSquare)
-        events->push_back(event(json{{"type", "siege-lifted"}, {"icon", square_name(icon_sq)}, {"player", p}}));
+        events->push_back(event(json{{"type", "siege-lifted"}, {"icon", square_name(s.square)}, {"player", p}}));
+      s = Siege{};
     }
   }
 }

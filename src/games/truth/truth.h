@@ -49,6 +49,7 @@ struct Siege {
   uint8_t count = 0;
   std::array<uint8_t, 4> ring{};  // the piece ids on the icon's four diagonal neighbours
   int32_t closed_ply = 0;         // the turn (ply) in which the ring closed: it counts only at a later turn's end
+  int16_t square = kNoSquare;     // the icon's square when the ring closed (named when it is lifted)
 };
 
 enum class EndReason : uint8_t {
