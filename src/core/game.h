@@ -80,6 +80,14 @@ class Game {
   // What it is.
   virtual std::string_view kind() const = 0;
   virtual int num_players() const = 0;
+  // Whether the position as it stands hides anything from some viewer: whether some seat's or the
+  // spectators' observation, or view of an event, leaves out or conceals part of the truth. It answers for
+  // this position, not for the kind of game, and may change as the game goes on: Stratego hides while the
+  // game is on, FACET while it is on under fog, Truth only during its setup phase (once every army is in,
+  // nothing is hidden). It is false once the game is over, and while it is false every viewer's observation
+  // equals the state and every event is shown whole. Everything follows it as it stands: the server shows a
+  // game's record only while it is false and tells viewers (`hidden`) when it is true, so that the browser's
+  // hot seat hands the device over; the AI draws worlds with sample_world only while it is true.
   virtual bool hidden_information() const { return false; }
 
   // Where it stands.
