@@ -19,6 +19,9 @@ const std::vector<GameKind>& game_kinds() {
             return std::make_unique<tigadi::Tigadi>();
           },
           [](const json& state) -> std::unique_ptr<Game> { return tigadi::Tigadi::from_state(state); },
+          {},
+          false,
+          {{2, {}, json::object()}},
       },
       GameKind{
           "stratego",
@@ -31,6 +34,8 @@ const std::vector<GameKind>& game_kinds() {
           },
           [](const json& state) -> std::unique_ptr<Game> { return stratego::Stratego::from_state(state); },
           stratego::Stratego::named_arrangements(),
+          true,
+          {{2, stratego::Stratego::named_arrangements(), stratego::Options{}.to_json()}},
       },
       GameKind{
           "facet",
@@ -42,6 +47,9 @@ const std::vector<GameKind>& game_kinds() {
             return std::make_unique<facet::Facet>(facet::Options::from_json(options));
           },
           [](const json& state) -> std::unique_ptr<Game> { return facet::Facet::from_state(state); },
+          {},
+          true,  // under fog
+          {{2, {}, facet::Options{}.to_json()}},
       },
   };
   return kinds;
