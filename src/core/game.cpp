@@ -67,6 +67,12 @@ json common_state_json(const Game& g, json options, json board) {
               {"result", r ? r->to_json() : json(nullptr)}};
 }
 
+const GameKind::Variant* GameKind::variant_for(int players) const {
+  for (const Variant& v : variants)
+    if (v.players == players) return &v;
+  return nullptr;
+}
+
 const GameKind& game_kind(std::string_view name) {
   for (const GameKind& k : game_kinds())
     if (k.name == name) return k;

@@ -80,6 +80,14 @@ class Game {
   // What it is.
   virtual std::string_view kind() const = 0;
   virtual int num_players() const = 0;
+  // Whether the position as it stands hides anything from some viewer: whether some seat's or the
+  // spectators' observation, or view of an event, leaves out or conceals part of the truth. It answers for
+  // this position, not for the kind of game, and may change as the game goes on: Stratego hides while the
+  // game is on, FACET while it is on under fog, Truth only during its setup phase (once every army is in,
+  // nothing is hidden). It is false once the game is over, and while it is false every viewer's observation
+  // equals the state and every event is shown whole. Everything follows it as it stands: the server shows a
+  // game's record only while it is false and tells viewers (`hidden`) when it is true, so that the browser's
+  // hot seat hands the device over; the AI draws worlds with sample_world only while it is true.
   virtual bool hidden_information() const { return false; }
 
   // Where it stands.
@@ -134,15 +142,33 @@ class Game {
 
 // A game's entry in the catalogue: how to make one and how to describe it to the lobby.
 struct GameKind {
+  // One way to seat it: a number of players and what a game for that many takes. `options` (option name ->
+  // default value) are the options of a game for `players`, and they make a game of exactly that many seats
+  // (Truth's `players` option decides it); `arrangements` are the named setups arrangement() makes for every
+  // seat of such a game, besides "random".
+  struct Variant {
+    int players = 2;
+    std::vector<std::string> arrangements;
+    json options;
+  };
+
   std::string name;      // "tigadi"
   std::string title;     // "Tigadi"
   std::vector<int> player_counts;
-  json options;          // option name -> default value
+  json options;          // option name -> default value, for a game made without options
   std::vector<int> ai_levels;
   std::function<std::unique_ptr<Game>(const json& options)> create;
   std::function<std::unique_ptr<Game>(const json& state)> from_state;
   // Named setups its arrangement() makes besides "random" (shown by the lobby's setup editors).
   std::vector<std::string> arrangements = {};
+  // Whether a game of this kind can hide information, under some options or in some phase (Stratego; FACET
+  // with fog; Truth in its setup phase). Whether a game hides something now is its hidden_information().
+  bool can_hide_information = false;
+  // One entry per player count, in the order of player_counts.
+  std::vector<Variant> variants = {};
+
+  // The variant for `players`, or null when this kind is not played by that many.
+  const Variant* variant_for(int players) const;
 };
 
 // The fields every game's state and observation have (notation.md: game, options, phase, to_move, ply,

@@ -31,6 +31,10 @@ class Session {
   std::string_view kind() const { return game_->kind(); }
   int num_players() const { return game_->num_players(); }
   bool over() const { return game_->phase() == Phase::over; }
+  // Whether the position as it stands hides anything from some viewer (Game::hidden_information(): Stratego
+  // while on, FACET while on under fog, Truth in its setup phase only). While it does, record() is for no
+  // viewer: it holds what the observations hide.
+  bool hides_information() const { return game_->hidden_information(); }
   // Whether the game ended before play began: a resignation, another ending offer or an adjudication while
   // it was in its setup phase. Such a game reveals no setup, ever (shared rulings, common rules; our C1):
   // each seat keeps seeing only its own placement, spectators none, events stay as each viewer saw them,
@@ -65,9 +69,11 @@ class Session {
   // The record: {"game","options","start","actions":[…],"setups":{…},"moves":[…],"result"}. `actions`
   // is the complete ordered log ({"type":"move","move":…}, {"type":"setup",…}, {"type":"offer",…},
   // {"type":"adjudicate",…}) and what a replay reads; `setups` (player -> placement) and `moves` (the move
-  // strings) are derived from it, for reading. It is public once the game is over: for a game that ended
-  // before play began it leaves out every setup action, `setups` is {} and `start` null (a start given in
-  // setup phase may hold placements; the options rebuild the rest), and it still replays to the same end.
+  // strings) are derived from it, for reading. It is public whenever the position hides nothing
+  // (!hides_information()): once the game is over, and in a game whose setups are public once play begins
+  // (Truth) from then on, setups included. For a game that ended before play began it leaves out every setup
+  // action, `setups` is {} and `start` null (a start given in setup phase may hold placements; the options
+  // rebuild the rest), and it still replays to the same end.
   json record() const;
   // The complete log, setups included, whatever happened: what the server stores and replays on restart.
   // Never shown to a viewer (record() is the public form).

@@ -20,6 +20,9 @@ const std::vector<GameKind>& game_kinds() {
             return std::make_unique<tigadi::Tigadi>();
           },
           [](const json& state) -> std::unique_ptr<Game> { return tigadi::Tigadi::from_state(state); },
+          {},
+          false,
+          {{2, {}, json::object()}},
       },
       GameKind{
           "stratego",
@@ -32,6 +35,8 @@ const std::vector<GameKind>& game_kinds() {
           },
           [](const json& state) -> std::unique_ptr<Game> { return stratego::Stratego::from_state(state); },
           stratego::Stratego::named_arrangements(),
+          true,
+          {{2, stratego::Stratego::named_arrangements(), stratego::Options{}.to_json()}},
       },
       GameKind{
           "facet",
@@ -43,6 +48,9 @@ const std::vector<GameKind>& game_kinds() {
             return std::make_unique<facet::Facet>(facet::Options::from_json(options));
           },
           [](const json& state) -> std::unique_ptr<Game> { return facet::Facet::from_state(state); },
+          {},
+          true,  // under fog
+          {{2, {}, facet::Options{}.to_json()}},
       },
       GameKind{
           "truth",
@@ -55,6 +63,9 @@ const std::vector<GameKind>& game_kinds() {
           },
           [](const json& state) -> std::unique_ptr<Game> { return truth::Truth::from_state(state); },
           truth::Truth::named_arrangements(),
+          true,  // each army's setup, until every army is in
+          // Four players are designed in and come with the next issue (docs/rulings.md R9).
+          {{2, truth::Truth::named_arrangements(), truth::Options{}.to_json()}},
       },
   };
   return kinds;

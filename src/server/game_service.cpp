@@ -61,6 +61,24 @@ void log_line(const std::string& text) { std::fprintf(stderr, "%s\n", text.c_str
 
 std::string serialise(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
 
+void check_seat_count(const GameKind& kind, int players, int seats) {
+  // The options decide the number of players (Truth's `players`; every other game has one count).
+  const GameKind::Variant* variant = kind.variant_for(players);
+  if (!variant) fail(ErrorKind::bad_request, kind.title + " is not played by " + std::to_string(players) + " players");
+  if (seats == players) return;
+  std::string why = kind.title + (kind.variants.size() > 1 ? " with these options" : "") + " is for " +
+                    std::to_string(players) + " players, so it needs " + std::to_string(players) + " seats, not " +
+                    std::to_string(seats);
+  // Name the options that would make a game for the seats given, where the kind has such a variant.
+  if (const GameKind::Variant* wanted = kind.variant_for(seats)) {
+    json differ = json::object();
+    for (auto it = wanted->options.begin(); it != wanted->options.end(); ++it)
+      if (variant->options.value(it.key(), json()) != it.value()) differ[it.key()] = it.value();
+    if (!differ.empty()) why += " (for " + std::to_string(seats) + " players the options need " + serialise(differ) + ")";
+  }
+  fail(ErrorKind::bad_request, why);
+}
+
 namespace {
 
 // A player's display name: optional; see validate_display_name for what a name may hold.
@@ -183,7 +201,8 @@ json GameService::update_message(const Live& g, Player viewer, const json& event
               {"legal", legal_for(g, viewer)},
               {"events", events},
               {"seats", seats_json(g)},
-              {"status", status_of(g)}};
+              {"status", status_of(g)},
+              {"hidden", g.session.hides_information()}};
 }
 
 json GameService::summary(const Live& g) const {
@@ -208,17 +227,19 @@ json GameService::action_answer(const Live& g, Player seat, const std::vector<Ev
 json GameService::kinds() const {
   json out = json::array();
   for (const GameKind& k : game_kinds()) {
-    bool hidden = false;
-    // Named setups, ready for each seat, so a setup editor can show them before anything is submitted.
+    // Named setups, ready for each seat of a game made with the kind's options, so a setup editor can show
+    // them before anything is submitted.
     json arrangements = json::object();
     try {
       auto game = k.create(k.options);
-      hidden = game->hidden_information();
       for (const std::string& name : k.arrangements)
-        for (int p = 0; p < k.player_counts.back(); ++p)
+        for (Player p = 0; p < game->num_players(); ++p)
           arrangements[name][std::to_string(p)] = game->arrangement(p, name, 0);
     } catch (const std::exception&) {
     }
+    json variants = json::array();
+    for (const GameKind::Variant& v : k.variants)
+      variants.push_back(json{{"players", v.players}, {"arrangements", v.arrangements}, {"options", v.options}});
     json levels = json::array();
     for (int l : k.ai_levels)
       if (l >= ai::kMinLevel && l <= ai::kMaxLevel) levels.push_back(l);
@@ -227,8 +248,9 @@ json GameService::kinds() const {
                        {"player_counts", k.player_counts},
                        {"options", k.options},
                        {"ai_levels", levels},
-                       {"hidden_information", hidden},
-                       {"arrangements", arrangements}});
+                       {"hidden_information", k.can_hide_information},
+                       {"arrangements", arrangements},
+                       {"variants", variants}});
   }
   return out;
 }
@@ -284,10 +306,7 @@ json GameService::create(const json& body) {
 
   const json* seats_in = find_field(body, "seats");
   if (!seats_in || !seats_in->is_array()) fail(ErrorKind::bad_request, "field \"seats\" must be a list");
-  const int n = session.num_players();
-  if (static_cast<int>(seats_in->size()) != n ||
-      std::find(kind->player_counts.begin(), kind->player_counts.end(), n) == kind->player_counts.end())
-    fail(ErrorKind::bad_request, "this game needs " + std::to_string(n) + " seats");
+  check_seat_count(*kind, session.num_players(), static_cast<int>(seats_in->size()));
 
   std::vector<Seat> seats;
   json tokens = json::object();
@@ -365,7 +384,8 @@ json GameService::game_view(const Live& g, Player viewer) const {
               {"you", viewer == kSpectator ? json(nullptr) : json(viewer)},
               {"status", status_of(g)},
               {"result", r ? r->to_json() : json(nullptr)},
-              {"created", g.created_at}};
+              {"created", g.created_at},
+              {"hidden", g.session.hides_information()}};
 }
 
 json GameService::get(std::string_view id, const Token& token) const {
@@ -489,8 +509,9 @@ json GameService::offer(std::string_view id, const Token& token, const json& bod
 
 json GameService::record(std::string_view id) const {
   const Live& g = find(id);
-  if (g.session.game().hidden_information() && !g.session.over())
-    fail(ErrorKind::conflict, "the record of a game with hidden information is shown once the game is over");
+  // The position as it stands decides, not the kind: a Truth game's record is public from the start of play.
+  if (g.session.hides_information())
+    fail(ErrorKind::conflict, "the record is not shown while the game hides information from a player");
   json r = g.session.record();
   r["id"] = g.id;
   r["seats"] = seats_json(g);

@@ -30,6 +30,11 @@ std::string serialise(const json& j);
 // Comparison of two secrets whose time depends on their lengths only, never on their bytes.
 bool constant_time_equal(std::string_view a, std::string_view b);
 
+// GameError(bad_request) unless `seats` is `players`, the number of players of the game a kind's options made
+// (Truth's options.players), and `players` is one of the kind's variants; the message names the options a
+// game for `seats` players would need, when the kind has such a variant.
+void check_seat_count(const GameKind& kind, int players, int seats);
+
 class GameService {
  public:
   // Hands AI work to the workers in a lane (ai_workers.h); `done` must later run on the service's thread.
@@ -49,13 +54,18 @@ class GameService {
   GameService(Storage& storage, AiScheduler scheduler, Config config);
   GameService(Storage& storage, AiScheduler scheduler) : GameService(storage, std::move(scheduler), Config{}) {}
 
-  // GET /api/games/kinds: [{"name","title","player_counts","options","ai_levels","hidden_information"}]
+  // GET /api/games/kinds: [{"name","title","player_counts","options","ai_levels","hidden_information",
+  // "arrangements","variants"}]; `hidden_information`: whether a game of the kind can hide information
+  // (GameKind::can_hide_information); `variants`: per player count its named setups and options.
   json kinds() const;
   // GET /api/games[?status=open|playing|over][&ids=a,b,c]: a list of summaries, newest first, at most 100.
   json list(const std::map<std::string, std::string>& query) const;
-  // POST /api/games -> {"id","tokens"} (status 201)
+  // POST /api/games -> {"id","tokens"} (status 201). 400 unless there is one seat per player of the game the
+  // options make (Truth's options.players).
   json create(const json& body);
-  // GET /api/games/{id}
+  // GET /api/games/{id}: {"id","game","options","seats","observation","legal","events","you","status",
+  // "result","created","hidden"}; `hidden`: whether the position as it stands hides anything from some
+  // viewer (Session::hides_information), as WebSocket updates say too.
   json get(std::string_view id, const Token& token) const;
   // The same, serialised (what the HTTP layer sends). It carries every event, so it grows with the game;
   // the events' part is kept serialised per viewer and extended as events come, so that asking for a long
@@ -69,7 +79,7 @@ class GameService {
   json setup(std::string_view id, const Token& token, const json& body);
   // POST /api/games/{id}/offers -> {"events","observation"}
   json offer(std::string_view id, const Token& token, const json& body);
-  // GET /api/games/{id}/record
+  // GET /api/games/{id}/record; 409 while the position hides anything (see Session::record()).
   json record(std::string_view id) const;
 
   // WebSocket: the seat a token acts for (kSpectator without a token); GameError 404/401 otherwise.

@@ -436,7 +436,7 @@ const SQUARE_IN_TEXT = /(?<![A-Za-z0-9])([a-i][1-9])(?![A-Za-z0-9])/g;
 // Everything a message may hold: a key anywhere else (the AI's thinking, a record's actions, the truth's
 // fields) is a finding.
 const TOP_KEYS = new Set(['id', 'game', 'options', 'seats', 'observation', 'legal', 'events', 'you', 'status', 'result',
-  'created', 'type', 'error']);
+  'created', 'type', 'error', 'hidden']);
 const OBS_KEYS_FOG = ['badges', 'board', 'coronation', 'draw_offer', 'game', 'ghosts', 'options', 'phase', 'ply',
   'result', 'terrain', 'to_move', 'visible'];
 const SEAT_KEYS = ['level', 'name', 'seat', 'type'];
@@ -500,6 +500,8 @@ export function checkMessage(viewer, entry, game) {
   if (entry.status >= 400 && canon(Object.keys(j).sort()) !== canon(['error'])) say(`an error with more than a message: ${entry.text}`);
   if (!Array.isArray(j)) for (const k of Object.keys(j)) if (!TOP_KEYS.has(k)) say(`an unknown field "${k}"`);
   if (j.type !== undefined && j.type !== 'update' && j.type !== 'error') say(`a message of type ${j.type}`);
+  // `hidden` says only what everyone knows: a fog game hides something while it is on.
+  if ('hidden' in j && j.hidden !== (j.observation?.phase !== 'over')) say(`"hidden": ${JSON.stringify(j.hidden)}`);
 
   const obs = j.observation;
   const k = obs?.ply ?? entry.ply;

@@ -41,8 +41,9 @@ test('kinds: facet with its options and AI levels', async () => {
   assert.deepEqual(f.player_counts, [2]);
   assert.deepEqual(f.options, { layout: 'classic', seed: 0, modes: [] });
   assert.deepEqual(f.ai_levels, [1, 2, 3, 4, 5]);
-  assert.equal(f.hidden_information, false, 'without fog nothing is hidden');
+  assert.equal(f.hidden_information, true, 'a FACET game can hide information (with fog); a game says whether it does: hidden');
   assert.deepEqual(f.arrangements, {}, 'no setups');
+  assert.deepEqual(f.variants, [{ players: 2, arrangements: [], options: { layout: 'classic', seed: 0, modes: [] } }]);
 });
 
 test('create: each mode and layout, options kept and shown; bad options 400, momentum with decay or fog among them', async () => {
@@ -78,8 +79,15 @@ test('create: each mode and layout, options kept and shown; bad options 400, mom
     }
     assert.deepEqual(g.legal, legalMoves(g.observation.board, g.observation.terrain, 0), 'legal is what the tiles allow');
     assert.deepEqual((await get(id, tokens[1])).body.legal, [], 'legal only for the seat to move');
-    // The record of a game with hidden information only once it is over; without fog at any time.
+    // Whether the position hides anything, told to seats and spectators alike; the record only when it does not.
+    assert.equal(g.hidden, fog);
+    assert.equal((await get(id)).body.hidden, fog);
     assert.equal((await record(id)).status, fog ? 409 : 200);
+    if (fog) {
+      await call(server, 'POST', `/api/games/${id}/offers`, { body: { what: 'resign' }, token: tokens[1] });
+      assert.equal((await get(id)).body.hidden, false, 'nothing is hidden once over');
+      assert.equal((await record(id)).status, 200);
+    }
   }
   const bad = [
     { modes: ['momentum', 'decay'] },

@@ -26,6 +26,11 @@ test('healthz and kinds', async () => {
   assert.deepEqual(tigadi.player_counts, [2]);
   assert.deepEqual(tigadi.ai_levels, [1, 2, 3, 4, 5]);
   assert.equal(typeof tigadi.options, 'object');
+  assert.equal(tigadi.hidden_information, false);
+  assert.deepEqual(tigadi.variants, [{ players: 2, arrangements: [], options: {} }]);
+  for (const k of kinds.body) {
+    assert.deepEqual(k.variants.map((v) => v.players), k.player_counts, `${k.name}: one variant per player count`);
+  }
 });
 
 test('two humans through an invite: join, moves with both tokens, turn and legality errors', async () => {
@@ -129,7 +134,9 @@ test('401, 400, 404 and 413', async () => {
   assert.equal((await call(server, 'POST', '/api/games', { raw: 'not json' })).status, 400);
   assert.equal((await call(server, 'POST', `/api/games/${id}/moves`, { body: { mov: 'd1' }, token: tokens[0] })).status, 400);
   assert.equal((await call(server, 'POST', `/api/games/${id}/moves`, { body: ['d1'], token: tokens[0] })).status, 400);
-  assert.equal((await call(server, 'POST', '/api/games', { body: { game: 'tigadi', seats: [{ type: 'human' }] } })).status, 400);
+  const oneSeat = await call(server, 'POST', '/api/games', { body: { game: 'tigadi', seats: [{ type: 'human' }] } });
+  assert.equal(oneSeat.status, 400);
+  assert.equal(oneSeat.body.error, 'Tigadi is for 2 players, so it needs 2 seats, not 1');
   assert.equal((await call(server, 'POST', '/api/games', { body: { game: 'nope', seats: [] } })).status, 400);
   assert.equal((await call(server, 'POST', '/api/games', {
     body: { game: 'tigadi', seats: [{ type: 'human' }, { type: 'ai', level: 9 }] } })).status, 400);

@@ -47,6 +47,8 @@ test('kinds: stratego, its options, AI levels and named setups that are legal ar
   assert.ok(s.ai_levels.length >= 1 && s.ai_levels.every((l) => Number.isInteger(l)));
   const names = Object.keys(s.arrangements);
   assert.ok(names.length >= 3, `a few named setups: ${names}`);
+  assert.deepEqual(s.variants.map((v) => ({ ...v, arrangements: [...v.arrangements].sort() })),
+    [{ players: 2, arrangements: [...names].sort(), options: s.options }], 'one variant: two players');
   assert.ok(!names.includes('random'), 'random is not a named setup');
   for (const name of names) {
     assert.deepEqual(Object.keys(s.arrangements[name]).sort(), ['0', '1'], name);
@@ -283,6 +285,8 @@ test('play: illegal moves 422, out of turn 409, resignation ends it for the othe
   assert.ok(blueView.legal.includes('a7-a6'));
   assert.equal((await move(server, id, tokens[0], 'b6-b5')).status, 409, 'Red out of turn');
   assert.equal((await call(server, 'GET', `/api/games/${id}/record`)).status, 409, 'no record while it is on');
+  assert.equal(blueView.hidden, true, 'the position hides identities');
+  assert.equal((await get(server, id)).body.hidden, true, 'spectators are told so too');
 
   // A battle: Blue's Miner attacks the Scout; both identities are shown to both, and to spectators.
   const battle = await move(server, id, tokens[1], 'a7-a6');
@@ -308,6 +312,7 @@ test('play: illegal moves 422, out of turn 409, resignation ends it for the othe
   // Everything is shown now: Blue's whole army to Red.
   const redFinal = (await get(server, id, tokens[0])).body;
   assert.equal(redFinal.status, 'over');
+  assert.equal(redFinal.hidden, false, 'nothing is hidden once over');
   for (const s of homeSquares(1)) if (s !== 'a7') assert.equal(redFinal.observation.board[s], `1${blue[s]}`);
   assert.equal(redFinal.observation.board.a6, '1N');
   assert.equal((await move(server, id, tokens[1], 'a6-a5')).status, 409);

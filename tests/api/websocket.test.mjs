@@ -32,6 +32,7 @@ test('seats and spectators get updates after every change', async () => {
   assert.deepEqual(s0.events, first.body.events);
   assert.deepEqual(s0.legal, []);
   assert.equal(s0.observation.ply, 1);
+  assert.equal(s0.hidden, false, 'Tigadi hides nothing');
   const b0 = await seed.next();
   assert.equal(b0.type, 'update');
   assert.equal(b0.legal.length, 23, 'Seed is to move and sees its moves');

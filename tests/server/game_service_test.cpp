@@ -168,7 +168,137 @@ TEST(GameService, KindsDescribeEveryRegisteredGame) {
     EXPECT_EQ(kinds[i]["player_counts"], json(k.player_counts));
     EXPECT_EQ(kinds[i]["options"], k.options);
     EXPECT_EQ(kinds[i]["ai_levels"], json(k.ai_levels));
+    // Whether the kind can hide information at all (a game says whether it does now: `hidden`).
+    EXPECT_EQ(kinds[i]["hidden_information"], k.can_hide_information);
+    ASSERT_EQ(kinds[i]["variants"].size(), k.variants.size());
+    for (size_t v = 0; v < k.variants.size(); ++v) {
+      EXPECT_EQ(kinds[i]["variants"][v]["players"], k.variants[v].players);
+      EXPECT_EQ(kinds[i]["variants"][v]["arrangements"], json(k.variants[v].arrangements));
+      EXPECT_EQ(kinds[i]["variants"][v]["options"], k.variants[v].options);
+    }
   }
+  auto kind = [&](const std::string& name) {
+    for (const json& k : kinds)
+      if (k["name"] == name) return k;
+    return json();
+  };
+  EXPECT_EQ(kind("tigadi")["hidden_information"], false);
+  EXPECT_EQ(kind("stratego")["hidden_information"], true);
+  EXPECT_EQ(kind("facet")["hidden_information"], true);  // with fog
+  EXPECT_EQ(kind("facet")["variants"], json::parse(R"([{"players":2,"arrangements":[],
+                                                         "options":{"layout":"classic","seed":0,"modes":[]}}])"));
+}
+
+// A kind with two player counts, decided by an option (as Truth's `players`), to check the seat count against.
+tabula::GameKind two_counts() {
+  tabula::GameKind k;
+  k.name = "duo";
+  k.title = "Duo";
+  k.player_counts = {2, 4};
+  k.variants = {{2, {"suggested"}, json{{"players", 2}, {"max_plies", 2000}}},
+                {4, {"suggested"}, json{{"players", 4}, {"max_plies", 2000}}}};
+  return k;
+}
+
+std::string seat_count_error(const tabula::GameKind& k, int players, int seats) {
+  try {
+    check_seat_count(k, players, seats);
+  } catch (const GameError& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::bad_request);
+    return e.what();
+  }
+  return "";
+}
+
+TEST(GameService, TheSeatsMustBeAsManyAsThePlayersTheOptionsMake) {
+  const tabula::GameKind k = two_counts();
+  EXPECT_EQ(seat_count_error(k, 2, 2), "");
+  EXPECT_EQ(seat_count_error(k, 4, 4), "");
+  EXPECT_EQ(seat_count_error(k, 2, 4),
+            R"(Duo with these options is for 2 players, so it needs 2 seats, not 4 (for 4 players the options need {"players":4}))");
+  EXPECT_EQ(seat_count_error(k, 4, 2),
+            R"(Duo with these options is for 4 players, so it needs 4 seats, not 2 (for 2 players the options need {"players":2}))");
+  EXPECT_EQ(seat_count_error(k, 2, 3), "Duo with these options is for 2 players, so it needs 2 seats, not 3");
+  EXPECT_EQ(seat_count_error(k, 3, 3), "Duo is not played by 3 players");
+
+  // Through create, for every registered kind: one seat per player of each variant, and no other number.
+  Harness h;
+  for (const tabula::GameKind& kind : tabula::game_kinds()) {
+    for (const tabula::GameKind::Variant& v : kind.variants) {
+      SCOPED_TRACE(kind.name + " for " + std::to_string(v.players));
+      json seats = json::array();
+      for (int i = 0; i < v.players; ++i) seats.push_back(json{{"type", "human"}});
+      EXPECT_EQ(status([&] { h.svc().create(json{{"game", kind.name}, {"options", v.options}, {"seats", seats}}); }), 200);
+      seats.push_back(json{{"type", "human"}});
+      try {
+        h.svc().create(json{{"game", kind.name}, {"options", v.options}, {"seats", seats}});
+        ADD_FAILURE() << "one seat too many was accepted";
+      } catch (const GameError& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::bad_request);
+        EXPECT_NE(std::string(e.what()).find("needs " + std::to_string(v.players) + " seats"), std::string::npos)
+            << e.what();
+      }
+    }
+  }
+  EXPECT_EQ(seat_count_error(tabula::game_kind("tigadi"), 2, 3), "Tigadi is for 2 players, so it needs 2 seats, not 3");
+}
+
+// `hidden` (GET and the WebSocket) and the record follow the position as it stands, for every registered kind
+// and variant (and FACET under fog): the record is refused exactly while something is hidden, and once served
+// it replays to the game. A kind that hides its setups only until play begins (Truth) serves it from then on.
+TEST(GameService, HiddenAndTheRecordFollowThePositionAsItStands) {
+  Harness h;
+  std::vector<std::pair<std::string, json>> cases;
+  for (const tabula::GameKind& k : tabula::game_kinds())
+    for (const tabula::GameKind::Variant& v : k.variants) cases.emplace_back(k.name, v.options);
+  cases.emplace_back("facet", json{{"modes", {"fog"}}});
+  int hidden_seen = 0, public_seen = 0;
+  for (const auto& [name, options] : cases) {
+    SCOPED_TRACE(name + " " + options.dump());
+    Session local = Session::create(name, options);  // the same game, played alongside
+    json seats = json::array();
+    for (int i = 0; i < local.num_players(); ++i) seats.push_back(json{{"type", "human"}});
+    const json created = h.svc().create(json{{"game", name}, {"options", options}, {"seats", seats}});
+    const std::string id = created["id"];
+    std::vector<json> pushes;
+    h.svc().subscribe(id, tabula::kSpectator, [&](const std::string& m) { pushes.push_back(json::parse(m)); });
+    auto check = [&](const std::string& when) {
+      SCOPED_TRACE(when);
+      const bool hidden = local.hides_information();
+      (hidden ? hidden_seen : public_seen)++;
+      for (int v = tabula::kSpectator; v < local.num_players(); ++v)
+        EXPECT_EQ(h.svc().get(id, v == tabula::kSpectator ? GameService::Token() : tok(created, v))["hidden"], hidden);
+      ASSERT_FALSE(pushes.empty());
+      EXPECT_EQ(pushes.back()["hidden"], hidden);
+      if (hidden) {
+        EXPECT_EQ(status([&] { h.svc().record(id); }), 409);
+      } else {
+        const json record = h.svc().record(id);
+        EXPECT_EQ(Session::from_record(record).state(), local.state());
+      }
+    };
+    check("at the start");
+    tabula::Rng rng(7);
+    for (int p = 0; p < local.num_players() && local.game().phase() == tabula::Phase::setup; ++p) {
+      const json placement = local.game().arrangement(p, "random", rng.next());
+      h.svc().setup(id, tok(created, p), json{{"placement", placement}});
+      local.setup(p, placement);
+      check("after the setup of seat " + std::to_string(p));
+    }
+    for (int ply = 0; ply < 4 && local.game().phase() == tabula::Phase::play; ++ply) {
+      const std::string m = local.legal().front();
+      const tabula::Player p = local.game().to_move();
+      h.svc().move(id, tok(created, p), mv(m));
+      local.play_as(p, m);
+      check("after " + m);
+    }
+    h.svc().offer(id, tok(created, 0), json{{"what", "resign"}});
+    local.offer(0, "resign");
+    check("once over");
+    EXPECT_EQ(h.svc().get(id, std::nullopt)["hidden"], false);
+  }
+  EXPECT_GT(hidden_seen, 0);
+  EXPECT_GT(public_seen, 0);
 }
 
 TEST(GameService, CreateAndPlayWithTwoHumans) {

@@ -11,9 +11,9 @@ const gameId = params.get('id');
 const wantSeat = params.has('seat') ? Number(params.get('seat')) : null;
 
 const S = {
-  game: null,        // the last GET /api/games/{id}
+  game: null,        // the last GET /api/games/{id} (`hidden` kept current by the WebSocket's updates)
   info: null,        // registry entry
-  kind: null,        // this game's entry in GET /api/games/kinds (options, arrangements, hidden_information)
+  kind: null,        // this game's entry in GET /api/games/kinds (options, arrangements, variants)
   mod: null,         // the board module
   board: null,       // the board instance
   tokens: {},        // seat -> token held by this browser
@@ -55,14 +55,11 @@ function actingSeat() {
   if (held.includes(tm)) return tm;
   return held.includes(S.confirmedSeat) ? S.confirmedSeat : held[0];
 }
-// A game with hidden information played by several seats in this browser: the board is hidden between
-// turns behind a "pass the device" screen, and only the observation of the seat shown is ever drawn.
-// The module may answer per game (FACET: only with fog), from the game's options.
-const modHidden = () => {
-  const h = S.mod && S.mod.hiddenInformation;
-  return typeof h === 'function' ? h((S.game && S.game.options) || {}) : h;
-};
-const hiddenInfo = () => !!((S.kind && S.kind.hidden_information) || modHidden());
+// A game whose position hides something from some seat, played by several seats in this browser: the board
+// is hidden between turns behind a "pass the device" screen, and only the observation of the seat shown is
+// ever drawn. The server says whether the position hides something now (`hidden`): Stratego and FACET under
+// fog while on, Truth only while the armies are set up (its play hides nothing, so both sides share the board).
+const hiddenInfo = () => !!(S.game && S.game.hidden);
 const handOverGame = () => hiddenInfo() && heldSeats().length > 1 && !isOver();
 
 function showError(el, err) {
@@ -160,6 +157,7 @@ function connect() {
     if (m.observation) { S.observation = m.observation; S.obsSeat = seat; }
     if (Array.isArray(m.seats)) { S.game.seats = m.seats; S.seatsFresh = true; }
     if (m.status) S.game.status = m.status;
+    if (typeof m.hidden === 'boolean') S.game.hidden = m.hidden;
     S.legal = m.legal || [];
     S.legalSeat = S.wsSeat;
     S.sending = false;

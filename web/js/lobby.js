@@ -8,6 +8,26 @@ let kinds = [];
 
 function kindOf(name) { return kinds.find(k => k.name === name); }
 
+// A kind's ways to seat it (GET /api/games/kinds `variants`): one per player count, with the options a game
+// for that many takes and their defaults (a server without variants: one per count, the kind's options).
+function variantsOf(k) {
+  if (Array.isArray(k.variants) && k.variants.length) return k.variants;
+  return (k.player_counts || [2]).map(players => ({ players, arrangements: Object.keys(k.arrangements || {}), options: k.options || {} }));
+}
+function chosenVariant() {
+  const k = kindOf($('kind').value);
+  if (!k) return null;
+  const vs = variantsOf(k);
+  return vs.find(v => v.players === Number($('count').value)) || vs[0];
+}
+// The options the player count decides (their value differs between the kind's variants, like Truth's
+// `players`): not shown as fields, sent as the chosen count's variant says.
+function countOptions(k) {
+  const vs = variantsOf(k);
+  const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+  return new Set(Object.keys(vs[0].options || {}).filter(name => vs.some(v => !same((v.options || {})[name], vs[0].options[name]))));
+}
+
 async function init() {
   $('name').value = myName();
   try {
@@ -21,7 +41,7 @@ async function init() {
   $('rules-nav').replaceChildren(...kinds.filter(k => GAMES[k.name] && GAMES[k.name].rules)
     .map(k => h('a', { href: GAMES[k.name].rules }, `${gameInfo(k.name, k).title} rules`)));
   $('kind').addEventListener('change', kindChanged);
-  $('count').addEventListener('change', seatsChanged);
+  $('count').addEventListener('change', countChanged);
   $('new-game').addEventListener('submit', create);
   $('another').addEventListener('click', () => {
     $('created').classList.add('hidden');
@@ -35,13 +55,24 @@ async function init() {
 function kindChanged() {
   const k = kindOf($('kind').value);
   if (!k) return;
-  const counts = k.player_counts || [2];
+  const counts = variantsOf(k).map(v => v.players);
   $('count').replaceChildren(...counts.map(n => h('option', { value: n }, `${n} players`)));
   $('count-label').classList.toggle('hidden', counts.length < 2);
   const info = gameInfo(k.name, k);
   $('kind-rules').classList.toggle('hidden', !info.rules);
   if (info.rules) $('kind-rules').href = info.rules;
-  renderOptions(k.options || {}, info.options || {}, info.optionKinds || {});
+  countChanged();
+}
+
+// A number of players chosen: that variant's options (less those the count decides) and one seat per player.
+function countChanged() {
+  const k = kindOf($('kind').value);
+  const v = chosenVariant();
+  if (!k || !v) return;
+  const info = gameInfo(k.name, k);
+  const decided = countOptions(k);
+  const shown = Object.fromEntries(Object.entries(v.options || {}).filter(([name]) => !decided.has(name)));
+  renderOptions(shown, info.options || {}, info.optionKinds || {});
   seatsChanged();
 }
 
@@ -116,7 +147,10 @@ function randomBelow(n) {
 }
 
 function readOptions() {
+  const k = kindOf($('kind').value);
+  const v = chosenVariant();
   const out = {};
+  if (k && v) for (const name of countOptions(k)) out[name] = v.options[name];
   for (const el of $('options').querySelectorAll('[data-opt]')) {
     const k = el.dataset.kind;
     if (k === 'multi') out[el.dataset.opt] = [...el.querySelectorAll('[data-opt-value]')].filter(b => b.checked).map(b => b.value);
@@ -128,7 +162,7 @@ function readOptions() {
 function seatsChanged() {
   const k = kindOf($('kind').value);
   if (!k) return;
-  const n = Number($('count').value) || (k.player_counts || [2])[0];
+  const n = Number($('count').value) || variantsOf(k)[0].players;
   const levels = k.ai_levels || [];
   const mid = levels[Math.floor((levels.length - 1) / 2)] ?? 1;
   $('seat-rows').replaceChildren(...Array.from({ length: n }, (_, i) => {

@@ -65,7 +65,8 @@ class Facet final : public Game {
   std::unique_ptr<Game> clone() const override { return std::make_unique<Facet>(*this); }
   std::string_view kind() const override { return "facet"; }
   int num_players() const override { return 2; }
-  bool hidden_information() const override { return options_.fog; }
+  // Under fog, while the game is on; once it is over everyone sees everything.
+  bool hidden_information() const override { return options_.fog && phase_ != Phase::over; }
 
   Phase phase() const override { return phase_; }
   Player to_move() const override { return to_move_; }

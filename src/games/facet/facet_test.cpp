@@ -739,6 +739,23 @@ TEST(FacetState, AGivenResultEndsTheGame) {
   EXPECT_EQ(t.reason(), "regicide");
 }
 
+TEST(FacetState, TheStateOfAGameEndedByRegicideIsReadBack) {
+  // Found by the conformance suite: `new` refused the state `state` gives once the Monarch is taken.
+  Table t = at({{"e7", "0A"}, {"e8", "1A"}, {"a9", "1A"}, {"e9", "1M"}, {"a1", "0A"}}, {{"e7", "T"}}, 0);
+  t.play("e7-e8");
+  t.play("a9-a8");
+  t.play("e8-e9");
+  ASSERT_EQ(t.reason(), "regicide");
+  Table back(Session::from_state("facet", t.state()));
+  EXPECT_EQ(back.state(), t.state());
+  EXPECT_TRUE(back.over());
+  // A game on still needs both Monarchs.
+  json on = t.state();
+  on["phase"] = "play";
+  on["result"] = nullptr;
+  EXPECT_EQ(error_of([&] { Facet::from_state(on); }), ErrorKind::bad_request);
+}
+
 TEST(FacetEnd, ResignationAndAdjudicationEndTheGame) {
   Table t = fresh();
   t.offer(0, "resign");

@@ -320,6 +320,19 @@ TEST(FacetFog, OnceTheGameIsOverEveryoneSeesEverything) {
   }
 }
 
+// What the server shows (the record) and how the AI searches follow hidden_information() as the game stands.
+TEST(FacetFog, AFogGameHidesInformationUntilItIsOverAndAGameWithoutFogNever) {
+  Session s = at({{"a1", "0A"}, {"a6", "1M"}, {"h8", "1A"}}, {{"a1", "T"}});
+  EXPECT_TRUE(s.game().hidden_information());
+  s.play("a1-a9");  // regicide
+  ASSERT_TRUE(s.over());
+  EXPECT_FALSE(s.game().hidden_information());
+  Session resigned = Session::create("facet", kDecayFog);
+  resigned.offer(1, "resign");
+  EXPECT_FALSE(resigned.game().hidden_information());
+  EXPECT_FALSE(Session::create("facet", {{"modes", {"decay"}}}).game().hidden_information());
+}
+
 TEST(FacetFog, VisibleAndGhostsAppearOnlyInFogGames) {
   Session s = Session::create("facet", {{"modes", {"decay"}}});
   for (Player v : {0, 1, kSpectator}) EXPECT_FALSE(s.observation(v).contains("visible"));

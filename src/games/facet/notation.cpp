@@ -190,6 +190,9 @@ std::unique_ptr<Facet> Facet::from_state(const json& state) {
       g->board_[static_cast<size_t>(sq)] = stone(v[0] - '0', v[1] == 'M');
     });
   }
+  // A finished game's state may lack the Monarch its regicide took; a game on has both.
+  const json* given_phase = find_field(state, "phase");
+  const bool over = given_phase && *given_phase == "over";
   g->agents_ = {0, 0};
   std::array<int, 2> monarchs{};
   std::array<int, 2> agents{};
@@ -200,7 +203,9 @@ std::unique_ptr<Facet> Facet::from_state(const json& state) {
   }
   for (size_t p = 0; p < 2; ++p) {
     const std::string who = p ? "Black" : "White";
-    if (monarchs[p] != 1) fail(ErrorKind::bad_request, "state.board: " + who + " must have exactly one Monarch");
+    if (monarchs[p] > 1 || (monarchs[p] == 0 && !over))
+      fail(ErrorKind::bad_request, "state.board: " + who + " must have exactly one Monarch" +
+                                       (monarchs[p] == 0 ? " while the game is on" : ""));
     if (agents[p] > 17) fail(ErrorKind::bad_request, "state.board: " + who + " has more than 17 agents");
     g->agents_[p] = static_cast<uint8_t>(agents[p]);
   }

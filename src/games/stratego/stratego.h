@@ -61,7 +61,9 @@ class Stratego final : public Game {
   std::unique_ptr<Game> clone() const override { return std::make_unique<Stratego>(*this); }
   std::string_view kind() const override { return "stratego"; }
   int num_players() const override { return 2; }
-  bool hidden_information() const override { return true; }
+  // Identities stay hidden while the game is on (setups, then the pieces not yet revealed); once it is over,
+  // nothing is.
+  bool hidden_information() const override { return phase_ != Phase::over; }
 
   Phase phase() const override { return phase_; }
   Player to_move() const override { return to_move_; }

@@ -586,6 +586,21 @@ TEST(StrategoEnd, OnceOverEveryObservationIsTheStateAndEveryEventIsWhole) {
   for (Player v : {0, 1, kSpectator}) EXPECT_EQ(s.observation(v), s.state()) << v;
 }
 
+// What the server shows (the record) and how the AI searches follow hidden_information() as the game stands.
+TEST(StrategoEnd, TheGameHidesInformationInSetupAndPlayAndNothingOnceOver) {
+  Session s = Session::create("stratego", json::object());
+  EXPECT_TRUE(s.game().hidden_information());  // setup
+  s.setup(0, named(0, "corner-fortress"));
+  s.setup(1, named(1, "cyclone-defense"));
+  EXPECT_TRUE(s.game().hidden_information());  // play
+  s.offer(0, "resign");
+  EXPECT_FALSE(s.game().hidden_information());
+  Session flag = position(with_spare({{"e4", "0J"}, {"e5", "1F"}, {"h8", "1M"}}));
+  EXPECT_TRUE(flag.game().hidden_information());
+  flag.play("e4-e5");
+  EXPECT_FALSE(flag.game().hidden_information());  // ended by the rules
+}
+
 // --- A game that ends before play begins reveals no setup (shared rulings, common rules; docs/rulings.md C1) ---
 
 // Every string in a JSON value that names an identity of player p's army ("0M", "0F", …).

@@ -772,8 +772,6 @@ export default {
   title: 'FACET',
   players: PLAYERS,
   create: (container, ctx) => new FacetBoard(container, ctx),
-  // Fog hides the enemy: a hot seat hides the board between turns (the kind says no: its default has no fog).
-  hiddenInformation: options => ((options && options.modes) || []).includes('fog'),
   plies,
   initialState,
   applyPly,

@@ -1024,7 +1024,6 @@ export default {
   name: 'stratego',
   title: 'Stratego',
   players: PLAYERS,
-  hiddenInformation: true,
   create: (container, ctx) => new StrategoBoard(container, ctx),
   setup: (container, ctx) => new SetupEditor(container, ctx),
   plies,
