@@ -552,6 +552,7 @@ class TruthBoard {
       if (el && el.getAttribute('tabindex') === '0') el.focus();
     }
     this.root.dataset.action = obs.action ?? 0;
+    this.root.dataset.ply = obs.ply ?? 0;
     this.root.dataset.toMove = obs.to_move ?? 0;
     this.root.dataset.phase = obs.phase || '';
     this.renderStep();
@@ -1154,8 +1155,10 @@ function diagram(container, { arrangement = null, label } = {}) {
       }
     }
   } else {
-    root.append(svg('text', { class: 'tr-zone-label', x: NF / 2, y: 4.7, 'text-anchor': 'middle' }, 'Jade: ranks 10–18'));
-    root.append(svg('text', { class: 'tr-zone-label', x: NF / 2, y: 13.7, 'text-anchor': 'middle' }, 'Ivory: ranks 1–9'));
+    for (const [y, text] of [[4.7, 'Jade: ranks 10–18'], [13.7, 'Ivory: ranks 1–9']]) {
+      root.append(svg('rect', { class: 'tr-setup-other-bg', x: 4.5, y: y - 0.75, width: NF - 9, height: 1.1, rx: 0.3 }));
+      root.append(svg('text', { class: 'tr-zone-label', x: NF / 2, y, 'text-anchor': 'middle' }, text));
+    }
   }
   container.append(root);
   return root;
