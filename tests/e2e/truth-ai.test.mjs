@@ -150,7 +150,7 @@ test('Truth against the AI: setup, then turns of two actions by clicks', { timeo
   assert.equal(Object.keys(start).length, 82, 'the replay starts from both armies set up');
   const record = await apiJson(server.url, 'GET', `/api/games/${id}/record`);
   const shownMoves = await page.$$eval('#moves li .ply', els => els.map(e => e.firstChild.textContent));
-  assert.equal(shownMoves.join(' ').split(' ').filter(t => t !== '(blocked)').length, record.moves.length, 'the listed actions are the record\'s');
+  assert.deepEqual(shownMoves.join(' ').split(' ').filter(t => /^([a-q]\d+-[a-q]\d+|pass)$/.test(t)), record.moves, 'the listed actions are the record\'s');
   const total = await page.$$eval('#moves li', els => els.length);
   let compared = 0;
   for (let i = 1; i <= total; i++) {

@@ -118,15 +118,23 @@ export async function clickTurn(page, { afterFirst } = {}) {
   return [a, b];
 }
 
-// Every message the page receives (WebSocket frames and HTTP response bodies), in arrival order.
+// Every message the page receives (WebSocket frames and API response bodies), in arrival order, each with
+// the token it was asked for with (an HTTP request's bearer token, a WebSocket's auth message; null: none).
 export function recordTraffic(page) {
   const log = [];
   const pending = [];
-  page.on('websocket', ws => ws.on('framereceived', f => log.push({ kind: 'ws', url: ws.url(), body: String(f.payload) })));
+  page.on('websocket', ws => {
+    const socket = { token: null };
+    ws.on('framesent', f => {
+      try { const m = JSON.parse(String(f.payload)); if (m.type === 'auth') socket.token = m.token ?? null; } catch { /* not JSON */ }
+    });
+    ws.on('framereceived', f => log.push({ kind: 'ws', url: ws.url(), token: socket.token, body: String(f.payload) }));
+  });
   page.on('response', r => {
     const url = r.url();
     if (!/\/api\//.test(url)) return;
-    const entry = { kind: 'http', url, body: null };
+    const auth = r.request().headers().authorization || '';
+    const entry = { kind: 'http', url, token: auth.startsWith('Bearer ') ? auth.slice(7) : null, body: null };
     log.push(entry);
     pending.push(r.text().then(t => { entry.body = t; }, () => { entry.body = ''; }));
   });

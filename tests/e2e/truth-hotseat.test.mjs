@@ -51,10 +51,8 @@ test('Truth hot seat: each army sets up unseen by the other, in the DOM and on t
   await expectNoArmy(page, 1);
   await page.click('#setup button[data-act="begin"]');
 
-  // Jade's screen, then Jade's editor: from here until Jade's army is in, nothing of Ivory's reaches the page.
+  // Jade's screen, then Jade's editor: the page shows nothing of Ivory's army.
   await expectScreen(page, 'Jade');
-  await traffic.settle();
-  const from = traffic.log.length;
   await page.click('#handover-show');
   await page.waitForSelector('#setup .tr-setup[data-seat="1"] [data-piece]');
   const jade = await pieces(page, '#setup');
@@ -68,18 +66,34 @@ test('Truth hot seat: each army sets up unseen by the other, in the DOM and on t
   const text = await page.textContent('body');
   assert.ok(!Object.keys(ivory).some(sq => new RegExp(`\\b${sq}\\b`).test(text)), 'no square of Ivory\'s army is named on the page');
   await shot(page, 'truth-hotseat-jade-setup');
-  // Every message received in Ivory's absence, before Jade's army goes in.
+
+  // On the wire, until Jade's army is in: what the page received for Jade (her token, or none) carries no
+  // Ivory piece and no square of Ivory's territory with a piece on it; what it received for Ivory, nothing of
+  // Jade's. (The kinds list is public: it holds the suggested arrangements, which Ivory does not use.)
   await traffic.settle();
-  const window = traffic.log.slice(from);
-  assert.ok(window.some(m => m.kind === 'ws') && window.some(m => m.kind === 'http'), `frames and responses were read (${window.length})`);
-  const ivorySq = (sq) => Number(sq.slice(1)) <= 9;
-  for (const m of window) {
-    const leaks = placementsIn(m.body || '', ivorySq);
-    assert.deepEqual(leaks, [], `${m.kind} ${m.url} carries Ivory's placement: ${leaks.slice(0, 5)}`);
+  const seatOf = (m) => (m.token === tokens['0'] ? 0 : m.token === tokens['1'] ? 1 : null);
+  const forJade = traffic.log.filter(m => seatOf(m) !== 0 && !/\/api\/games\/kinds/.test(m.url));
+  assert.ok(forJade.some(m => m.kind === 'ws' && seatOf(m) === 1) && forJade.some(m => m.kind === 'http' && seatOf(m) === 1),
+    `frames and responses for Jade were read (${forJade.length})`);
+  const inIvory = (sq) => Number(sq.slice(1)) <= 9;
+  const inJade = (sq) => Number(sq.slice(1)) >= 10;
+  for (const m of forJade) {
+    const leaks = placementsIn(m.body || '', inIvory);
+    assert.deepEqual(leaks, [], `${m.kind} ${m.url} (for ${seatOf(m) === 1 ? 'Jade' : 'no seat'}) carries Ivory's placement: ${leaks.slice(0, 5)}`);
     assert.ok(!/"0[DLNSGI]"/.test(m.body || ''), `${m.kind} ${m.url} names an Ivory piece: ${(m.body || '').slice(0, 300)}`);
   }
-  // (And the responses before: only Ivory's own view and the public kinds, never a Jade piece.)
-  for (const m of traffic.log.slice(0, from)) assert.ok(!/"1[DLNSGI]"/.test(m.body || ''), `${m.url} names a Jade piece before Jade set up`);
+  const forIvory = traffic.log.filter(m => seatOf(m) === 0);
+  assert.ok(forIvory.some(m => /"0I"/.test(m.body || '')), 'Ivory\'s own view did come by (the check reads the right messages)');
+  for (const m of forIvory) {
+    assert.deepEqual(placementsIn(m.body || '', inJade), [], `${m.url} (for Ivory) carries a Jade placement`);
+    assert.ok(!/"1[DLNSGI]"/.test(m.body || ''), `${m.url} (for Ivory) names a Jade piece`);
+  }
+  const kindsSeen = traffic.log.find(m => /\/api\/games\/kinds/.test(m.url));
+  if (kindsSeen) {
+    const pairs = new Set(placementsIn(kindsSeen.body || '', inIvory).map(x => x.replace(/^.*\.([a-q]\d+)=0?/, '$1=')));
+    const mineUsed = Object.entries(ivory).filter(([sq, p]) => pairs.has(`${sq}=${p[1]}`)).length;
+    assert.ok(mineUsed < 41, 'Ivory\'s arrangement is not the public one');
+  }
   await page.click('#setup button[data-act="begin"]');
 
   // Both armies are in: the board shows them, as the server has them.

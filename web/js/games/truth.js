@@ -272,7 +272,7 @@ function offerWords(e) {
 }
 
 // Every event of a ply that says something beyond the moves, in words (the log under the board).
-function eventLines(events, { board = {}, transformed = [] } = {}) {
+function eventLines(events, { board = {}, transformed = [], start = false } = {}) {
   const out = [];
   let mover = null;
   for (const e of events) {
@@ -292,7 +292,7 @@ function eventLines(events, { board = {}, transformed = [] } = {}) {
     } else if (e.type === 'offer') out.push({ cls: 'offer', text: `${offerWords(e)}.` });
     else if (e.type === 'pass') {
       out.push({ cls: 'pass', text: e.blocked ? `${name(e.player)} had no complete turn and passed (a blocked turn).` : `${name(e.player)} ended the turn with no second action.` });
-    } else if (e.type === 'start') out.push({ cls: 'start', text: 'Both armies are in: the boards are revealed together.' });
+    } else if (e.type === 'start' && start) out.push({ cls: 'start', text: 'Both armies are in, revealed together; what already touched was resolved:' });
   }
   return out;
 }
@@ -318,7 +318,7 @@ class TruthBoard {
       'aria-label': 'The Game of Truth board', preserveAspectRatio: 'xMidYMid meet',
     });
     this.info = html('div', { class: 'tr-info' });
-    this.logEl = html('ol', { class: 'tr-log', 'aria-live': 'polite', 'aria-label': 'What happened lately' });
+    this.logEl = html('ul', { class: 'tr-log', 'aria-live': 'polite', 'aria-label': 'What happened lately' });
     this.legendEl = html('div', { class: 'tr-legend' });
     this.root.append(this.stepEl, this.svg, this.info, this.logEl, this.legendEl);
     container.append(this.root);
@@ -640,7 +640,7 @@ class TruthBoard {
     const board = this.boardWithLost();
     all.forEach((p, i) => {
       if (i < all.length - 2) return;
-      for (const l of eventLines(p.events || [], { board, transformed: obs.transformed || [] })) {
+      for (const l of eventLines(p.events || [], { board, transformed: obs.transformed || [], start: !!p.start })) {
         items.push(html('li', { class: `tr-log-${l.cls}`, dataset: { cause: l.cause || '', square: l.square || '', ply: i } }, l.text));
       }
     });
@@ -809,7 +809,7 @@ class SetupEditor {
     this.render();
   }
 
-  destroy() { document.removeEventListener('keydown', this.onKey); this.root.remove(); }
+  destroy() { this.destroyed = true; document.removeEventListener('keydown', this.onKey); this.root.remove(); }
 
   named(n) {
     const a = this.arrangements[n];
@@ -942,6 +942,8 @@ class SetupEditor {
   }
 
   render() {
+    // (Begin game's answer may come back after the shell has already put the board in place of the editor.)
+    if (this.destroyed) return;
     const root = this.svg;
     const flip = flipFor(this.seat);
     const focused = document.activeElement && root.contains(document.activeElement) && document.activeElement.dataset
@@ -1014,10 +1016,11 @@ function plies(events) {
     } else if (cur) cur.events.push(e);
     else pending.push(e);
   }
-  if (pending.length) {
-    const start = pending.some(x => x.type === 'start' || x.type === 'capture');
+  // Before the first turn: a start that destroyed something is an entry of its own; a plain start is none.
+  if (pending.some(x => x.type === 'capture')) out.push({ player: null, events: pending, text: '', start: true });
+  else if (pending.some(x => x.type === 'offer' || x.type === 'resign')) {
     const first = pending.find(e => e.player !== undefined);
-    out.push({ player: !start && first ? first.player : null, events: pending, text: '', start });
+    out.push({ player: first ? first.player : null, events: pending, text: '' });
   }
   for (const p of out) {
     const acts = p.events.filter(e => e.type === 'move' || e.type === 'pass');
@@ -1176,8 +1179,8 @@ export default {
   name: 'truth',
   title: 'The Game of Truth',
   players: PLAYERS,
-  // The setup phase hides the other armies: a hot seat sets up (and plays) behind hand-over screens.
-  hiddenInformation: true,
+  // No `hiddenInformation` here: the server's kind says it (the other armies are hidden during the setup
+  // phase only, `Truth::hidden_information()`), and a hot seat sets up behind hand-over screens.
   create: (container, ctx) => new TruthBoard(container, ctx),
   setup: (container, ctx) => new SetupEditor(container, ctx),
   plies,
