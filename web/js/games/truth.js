@@ -218,7 +218,7 @@ export function drawPiece(x, y, piece, { size = 1, role = null, ghost = false } 
 // Words for what happened
 
 // A capture in words, from its event and the action it belongs to (the move event before it).
-export function captureText(e, mover = null, transformed = []) {
+export function captureText(e, mover = null, transformed = [], board = null) {
   const victim = e.piece || '';
   const owner = ownerOf(victim);
   const who = owner === null ? '' : `${name(owner)}’s `;
@@ -237,7 +237,13 @@ export function captureText(e, mover = null, transformed = []) {
       else why = 'destroyed by a crossing';
       break;
     case 'contact':
-      if (kindOf(victim) === 'G') why = roleOf(victim, transformed) === 'lantern' ? `destroyed touching ${byArmy} guardian by its icon` : `destroyed by contact with ${byArmy} icon or guardian`;
+      if (kindOf(victim) === 'G') {
+        // Only an icon destroys an ordinary guardian by contact, and a defender meeting a lantern-guardian.
+        const iconNear = board && e.by !== null && e.by !== undefined && diagNeighbours(e.square).some(sq => board[sq] === `${e.by}I`);
+        if (roleOf(victim, transformed) === 'lantern') why = `destroyed touching ${byArmy} guardian by its icon`;
+        else if (iconNear || !transformed.includes(e.by)) why = `destroyed touching ${byArmy} icon`;
+        else why = `destroyed touching ${byArmy} lantern-guardian`;
+      }
       else why = `destroyed by contact with ${byArmy} guardian`;
       break;
     case 'burn': why = `burned by ${byArmy} lantern`; break;
@@ -277,15 +283,15 @@ function eventLines(events, { board = {}, transformed = [], start = false } = {}
   let mover = null;
   for (const e of events) {
     if (e.type === 'move') mover = e;
-    else if (e.type === 'capture') out.push({ cls: 'capture', cause: e.cause, square: e.square, text: captureText(e, mover, transformed) });
+    else if (e.type === 'capture') out.push({ cls: 'capture', cause: e.cause, square: e.square, text: captureText(e, mover, transformed, board) });
     else if (e.type === 'siege') {
-      const o = ownerOf(board[e.icon]);
+      const o = e.player ?? ownerOf(board[e.icon]); // the icon's owner
       const whose = o === null ? '' : `${name(o)}’s `;
       out.push({ cls: 'siege', square: e.icon, text: e.count === 0
         ? `${upper(whose)}icon on ${e.icon} is ringed by four hostile doors: siege count 0 of 2.`
         : `The siege of ${whose}icon on ${e.icon} holds: count ${e.count} of 2.` });
     } else if (e.type === 'siege-lifted') {
-      const o = ownerOf(board[e.icon]);
+      const o = e.player ?? ownerOf(board[e.icon]);
       out.push({ cls: 'siege', square: e.icon, text: `The siege of ${o === null ? 'the ' : `${name(o)}’s `}icon on ${e.icon} is lifted.` });
     } else if (e.type === 'transform') {
       out.push({ cls: 'transform', text: `${name(e.player)}’s army is transformed: its linesmen and sentries now act as doors, its guardians as lanterns.` });
@@ -488,6 +494,15 @@ class TruthBoard {
       const [x2, y2] = xy(e.to, flip);
       root.append(svg('line', { class: 'tr-last-line', x1: x1 + 0.5, y1: y1 + 0.5, x2: x2 + 0.5, y2: y2 + 0.5 }));
     }
+    // A standing siege: red links from the icon to the four pieces of its ring.
+    for (const sq of Object.keys(sieges)) {
+      const [x1, y1] = xy(sq, flip);
+      for (const n of diagNeighbours(sq)) {
+        if (!board[n]) continue;
+        const [x2, y2] = xy(n, flip);
+        root.append(svg('line', { class: 'tr-siege-link', x1: x1 + 0.5, y1: y1 + 0.5, x2: x2 + 0.5, y2: y2 + 0.5 }));
+      }
+    }
     // Destructions of the last two plies, drawn where the square is empty now.
     const lost = new Map();
     for (const c of this.recentCaptures()) lost.set(c.e.square, c);
@@ -531,7 +546,7 @@ class TruthBoard {
       if (piece) g.append(drawPiece(x, y, piece, { role }));
       if (siege !== undefined) {
         g.append(svg('rect', { class: 'tr-siege-ring', x: x - 0.02, y: y - 0.02, width: 1.04, height: 1.04, rx: 0.5 }));
-        for (let i = 0; i < 2; i++) g.append(svg('circle', { class: `tr-siege-pip${i < siege ? ' on' : ''}`, cx: x + 0.36 + i * 0.28, cy: y + 0.07, r: 0.09 }));
+        for (let i = 0; i < 2; i++) g.append(svg('circle', { class: `tr-siege-pip${i < siege ? ' on' : ''}`, cx: x + 0.34 + i * 0.32, cy: y + 0.04, r: 0.12 }));
       }
       if (acted.has(sq)) g.append(svg('rect', { class: 'tr-acted', x: x + 0.02, y: y + 0.02, width: 0.96, height: 0.96, rx: 0.5 }));
       else if (lastTo.has(sq)) g.append(svg('rect', { class: 'tr-last-to', x: x + 0.03, y: y + 0.03, width: 0.94, height: 0.94, rx: 0.5 }));
@@ -1027,7 +1042,7 @@ function plies(events) {
     p.moves = acts.length;
     if (p.events[0] && p.events[0].type === 'resign') p.text = 'resigns';
     else if (p.start && !acts.length) p.text = 'start';
-    else if (acts.length) p.text = acts.map(e => (e.type === 'pass' ? (e.blocked ? 'pass (blocked)' : 'pass') : `${e.from}-${e.to}`)).join(' ');
+    else if (acts.length) p.text = acts.map(e => (e.type === 'pass' ? 'pass' : `${e.from}-${e.to}`)).join(' ');
     else {
       const off = p.events.find(e => e.type === 'offer');
       p.text = off ? offerWords(off).replace(/^\S+ /, '') : '';
