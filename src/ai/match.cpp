@@ -39,7 +39,7 @@ MatchResult play_match(const MatchConfig& config, const std::function<void(int g
     Rng b_rng(game_rng.next() ^ config.b.seed);
 
     if (s.game().phase() == Phase::setup)
-      for (Player p = 0; p < players; ++p) s.setup(p, s.game().arrangement(p, "random", game_rng.next()));
+      for (Player p = 0; p < players; ++p) s.setup(p, s.game().ai_arrangement(p, game_rng.next()));
 
     int plies = 0;
     while (!s.over()) {

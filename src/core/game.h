@@ -106,6 +106,9 @@ class Game {
   // good when it ends before play begins, which the Session holds for every game (docs/rulings.md C1).
   virtual void setup(Player p, const json& placement, EventLog* events);
   virtual json arrangement(Player p, std::string_view name, uint64_t seed) const;  // a placement
+  // The placement an AI seat sets up with. Default: the seeded random arrangement (Stratego's is shaped like
+  // a player's); a game whose random arrangement is only a quick start overrides it.
+  virtual json ai_arrangement(Player p, uint64_t seed) const { return arrangement(p, "random", seed); }
 
   // Offers other than resignation (draw, stalemate, accept, decline, withdraw). Default: none exist.
   virtual void offer(Player p, std::string_view what, EventLog* events);

@@ -592,11 +592,7 @@ void GameService::ai_setups(Live& g) {
     const Player p = static_cast<Player>(i);
     if (g.seats[i].type != "ai" || has_setup(g.session, p)) continue;
     json placement;
-    try {
-      placement = g.session.game().arrangement(p, "random", secure_random_u64());
-    } catch (const GameError&) {
-      placement = g.session.game().arrangement(p, "suggested", 0);
-    }
+    placement = g.session.game().ai_arrangement(p, secure_random_u64());
     commit(g, [&](Session& s) { return s.setup(p, placement); });
   }
 }

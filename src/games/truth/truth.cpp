@@ -91,6 +91,18 @@ json Truth::arrangement(Player p, std::string_view name, uint64_t seed) const {
   fail(ErrorKind::bad_request, "unknown arrangement \"" + std::string(name) + "\": suggested or random");
 }
 
+json Truth::ai_arrangement(Player p, uint64_t seed) const {
+  const json suggested = arrangement(p, "suggested", 0);
+  if (seed % 2 == 0) return suggested;
+  // The mirror image across file i keeps every square's colour (file f and 16 - f have the same parity).
+  json mirrored = json::object();
+  for (auto it = suggested.begin(); it != suggested.end(); ++it) {
+    const int sq = parse_square(it.key());
+    mirrored[square_name(square_of(kFiles - 1 - file_of(sq), rank_of(sq)))] = *it;
+  }
+  return mirrored;
+}
+
 const std::vector<std::string>& Truth::named_arrangements() {
   static const std::vector<std::string> names = {"suggested"};
   return names;

@@ -97,7 +97,7 @@ void play_random_game(uint64_t seed, Tally& tally, bool endgame) {
   SCOPED_TRACE("seed " + std::to_string(seed) + (endgame ? " (endgame)" : ""));
   Rng rng(seed);
   Session s = endgame ? Session::from_state("truth", random_endgame(rng))
-                      : Session::create("truth", json{{"players", 2}, {"max_plies", 200}});
+                      : Session::create("truth", json{{"players", 2}, {"max_plies", 150}});
   // Mostly random arrangements (many contacts at the start), some suggested.
   for (int p = 0; p < 2 && !endgame; ++p) {
     if (rng.below(4) == 0) s.setup_arrangement(p, "suggested", 0);
@@ -116,7 +116,7 @@ void play_random_game(uint64_t seed, Tally& tally, bool endgame) {
     expect_consistent(p, where);
     MoveList fast, exact;
     rules::legal_actions(p, fast);
-    if (step % 3 == 0 || endgame) {
+    if (step % 5 == 0 || endgame) {
       rules::legal_actions_exact(p, exact);
       ASSERT_EQ(codes(fast), codes(exact)) << where;
     }
@@ -206,7 +206,7 @@ void report(const Tally& tally) {
               reasons.c_str());
 }
 
-// Whole games from random and suggested arrangements (a 200-turn cap keeps them short).
+// Whole games from random and suggested arrangements (a 150-turn cap keeps them short).
 TEST(TruthPlayout, RandomGamesFromTheSetupKeepEveryInvariant) {
   Tally tally;
   const int games = 1000 / kScale;
