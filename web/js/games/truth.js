@@ -253,10 +253,12 @@ export function captureText(e, mover = null, transformed = [], board = null) {
       else why = 'enclosed';
       break;
     case 'siege': why = 'destroyed by siege: ringed by four doors through two of its turns'; break;
-    case 'interception':
-      why = roleOf(victim, transformed) === 'lantern' || (mover && mover.to && selfMover)
-        ? `intercepted by ${byArmy} guardian defending its icon` : `destroyed intercepting ${byArmy} lantern-guardian`;
+    case 'interception': {
+      // The attacker is the moving lantern-guardian when a move met the defender; otherwise judge by role.
+      const attacker = mover && mover.piece ? ownerOf(mover.piece) === owner && kindOf(mover.piece) === 'G' : roleOf(victim, transformed) === 'lantern';
+      why = attacker ? `intercepted by ${byArmy} guardian defending its icon` : `destroyed intercepting ${byArmy} lantern-guardian`;
       break;
+    }
     default: why = `destroyed${e.cause ? ` (${e.cause})` : ''}`;
   }
   const pts = by && e.points ? ` (+${e.points} ${by})` : '';
