@@ -99,6 +99,10 @@ test('Truth hot seat: each army sets up unseen by the other, in the DOM and on t
   // Both armies are in: the board shows them, as the server has them.
   for (let turn = 0; turn < 2; turn++) {
     const seat = turn % 2;
+    // Either the hand-over screen comes up for the side to move or (a shell that hides nothing once play
+    // has begun) the board is ready for it: wait for one of the two, not for a moment.
+    await page.waitForFunction(() => !document.getElementById('handover').classList.contains('hidden') ||
+      (document.getElementById('board').dataset.interactive === 'true' && document.querySelector('#board [data-lit="select"]')));
     if (await page.isVisible('#handover')) {
       await expectScreen(page, SIDES[seat]);
       await page.click('#handover-show');
