@@ -44,6 +44,7 @@ test('every page carries the policy and runs under it without a violation', { ti
     tigadi: await create('tigadi', [{ type: 'human', name: 'Ana' }, { type: 'ai', level: 1 }]),
     stratego: await create('stratego', [{ type: 'human', name: 'Ana' }, { type: 'human', name: 'Bo' }]),
     facet: await create('facet', [{ type: 'human', name: 'Ana' }, { type: 'ai', level: 1 }]),
+    truth: await create('truth', [{ type: 'human', name: 'Ana' }, { type: 'ai', level: 1 }]),
   };
   const context = await browser.newContext({ viewport: { width: 1100, height: 850 } });
   const page = await newPage(context);
@@ -65,13 +66,13 @@ test('every page carries the policy and runs under it without a violation', { ti
   assert.deepEqual(await page.$eval('#recent-title', e => { const s = getComputedStyle(e.closest('section')); return [s.gridColumnStart, s.gridColumnEnd]; }),
     ['1', '-1'], 'recent games span the grid');
   // Switching the game rebuilds the option and seat fields.
-  for (const kind of ['stratego', 'facet', 'tigadi']) await page.selectOption('#kind', kind);
+  for (const kind of ['stratego', 'facet', 'truth', 'tigadi']) await page.selectOption('#kind', kind);
   await settle(page);
   await screenshot(page, 'k-csp-lobby');
   assertNoErrors(page);
 
   // A game page of each game, as the player of seat 0, live over the WebSocket (connect-src).
-  const ready = { tigadi: '#board [data-point="d1"]', stratego: '#setup [data-square]', facet: '#board [data-square="e5"]' };
+  const ready = { tigadi: '#board [data-point="d1"]', stratego: '#setup [data-square]', facet: '#board [data-square="e5"]', truth: '#setup [data-square]' };
   for (const [kind, { id }] of Object.entries(games)) {
     response = await page.goto(`${server.url}/game.html?id=${id}`);
     assertPolicy(response, `the ${kind} game page`);
@@ -86,13 +87,20 @@ test('every page carries the policy and runs under it without a violation', { ti
   }
 
   // Each rules page: its module draws the diagrams.
-  for (const kind of ['tigadi', 'stratego', 'facet']) {
+  for (const kind of ['tigadi', 'stratego', 'facet', 'truth']) {
     response = await page.goto(`${server.url}/rules/${kind}.html`);
     assertPolicy(response, `the ${kind} rules page`);
     await page.waitForSelector('#diagram svg');
     if (kind === 'stratego') {
       await page.waitForSelector('#pieces-blue svg');
       assert.equal(await page.$eval('#pieces-blue', e => getComputedStyle(e).maxWidth), '110px');
+    }
+    if (kind === 'truth') {
+      // The board with both suggested armies (fetched from the server, connect-src) and the six piece cards.
+      await page.waitForSelector('#diagram[data-arrangement="suggested"]');
+      assert.equal(await page.$$eval('#diagram .tr-piece', els => els.length), 82);
+      assert.equal(await page.$$eval('#piece-cards svg', els => els.length), 6);
+      assert.equal(await page.$$eval('.manuscript li', els => els.length), 25, 'the whole manuscript');
     }
     if (kind === 'facet') {
       const cards = await page.$$eval('[data-card]', els => els.map(e => !!e.querySelector('svg')));

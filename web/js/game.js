@@ -30,6 +30,7 @@ const S = {
   wsTimer: null,
   sending: false,
   syncTimer: null,
+  updates: 0,        // how many observations arrived (WebSocket updates and reads of the game)
   setupEd: null,     // the module's setup editor while a seat of ours sets up
   setupSeat: null,
   confirmedSeat: null, // hot seat with hidden information: the seat that last said "show my board"
@@ -87,6 +88,7 @@ async function fetchGame(seat = actingSeat()) {
     S.observation = g.observation;
     S.obsSeat = g.you ?? null;
     S.events = g.events || [];
+    S.updates++;
   }
   S.legal = g.legal || [];
   S.legalSeat = g.you ?? null;
@@ -154,7 +156,7 @@ function connect() {
     if (first) S.events = m.events || [];
     else S.events = S.events.concat(m.events || []);
     first = false;
-    if (m.observation) { S.observation = m.observation; S.obsSeat = seat; }
+    if (m.observation) { S.observation = m.observation; S.obsSeat = seat; S.updates++; }
     if (Array.isArray(m.seats)) { S.game.seats = m.seats; S.seatsFresh = true; }
     if (m.status) S.game.status = m.status;
     if (typeof m.hidden === 'boolean') S.game.hidden = m.hidden;
@@ -231,10 +233,13 @@ async function sendMove(move) {
   if (!token) return;
   S.sending = true;
   render();
+  const seen = S.updates;
   try {
     const res = await api('POST', `/api/games/${encodeURIComponent(gameId)}/moves`, { body: { move }, token });
     S.sending = false;
-    if (res && res.observation && (res.observation.ply ?? 0) > (S.observation.ply ?? 0)) {
+    // The answer is the newest position unless an update came meanwhile (a move that keeps the ply, like the
+    // first action of a Truth turn, counts too).
+    if (res && res.observation && (S.updates === seen || (res.observation.ply ?? 0) > (S.observation.ply ?? 0))) {
       // The events arrive over the WebSocket; until they do, show the new position without legal moves.
       S.observation = res.observation;
       S.obsSeat = seat;
@@ -266,9 +271,18 @@ async function loadReplay() {
   try { await fetchGame(); } catch { /* use what we have */ }
   const plies = S.mod.plies(S.events);
   if (S.record && Array.isArray(S.record.moves)) {
-    // Label moves as the record writes them, where the two agree in number.
-    const movePlies = plies.filter(p => p.events[0].type !== 'resign');
-    if (movePlies.length === S.record.moves.length) movePlies.forEach((p, i) => { p.text = S.record.moves[i]; });
+    // Label moves as the record writes them, where the two agree in number. A ply that stands for several
+    // of the record's moves (a Truth turn of two actions) says how many in `moves`.
+    const moves = S.record.moves;
+    if (plies.length && plies.every(p => Number.isInteger(p.moves))) {
+      if (plies.reduce((n, p) => n + p.moves, 0) === moves.length) {
+        let k = 0;
+        for (const p of plies) { if (p.moves) p.text = moves.slice(k, k + p.moves).join(' '); k += p.moves; }
+      }
+    } else {
+      const movePlies = plies.filter(p => p.events[0].type !== 'resign');
+      if (movePlies.length === moves.length) movePlies.forEach((p, i) => { p.text = moves[i]; });
+    }
   }
   const states = [S.mod.initialState(S.game, S.record)];
   for (const p of plies) states.push(S.mod.applyPly(states[states.length - 1], p.events));
@@ -443,8 +457,12 @@ function render() {
   $('status').textContent = status;
   if (!myTurn && !editing) $('hint').textContent = '';
 
-  // Pass appears only when the server lists "pass" as legal.
+  // Pass appears only when the server lists "pass" as legal (the module may name it: "Pass blocked turn").
   $('pass').classList.toggle('hidden', !(myTurn && S.legal.includes('pass')));
+  if (S.mod.passText) {
+    const words = S.mod.passText(obs);
+    if ($('pass').textContent !== words) { $('pass').textContent = words; $('pass').setAttribute('aria-label', words); }
+  }
   const canResign = !over && held.length > 0 && !openSeats.length;
   if ($('resign-confirm').classList.contains('hidden')) $('resign').classList.toggle('hidden', !canResign);
   else if (!canResign) $('resign-confirm').classList.add('hidden');
@@ -458,7 +476,7 @@ function render() {
     const w = result.winners || [];
     let head = w.length ? `${w.map(playerName).join(' and ')} win${w.length === 1 ? 's' : ''}` : 'Draw';
     if (held.length === 1) head += w.includes(held[0]) ? ' — you won!' : w.length ? ' — you lost.' : '';
-    const why = (S.mod.reasonText && S.mod.reasonText(result)) || REASONS[result.reason] || result.reason;
+    const why = (S.mod.reasonText && S.mod.reasonText(result, obs)) || REASONS[result.reason] || result.reason;
     banner.replaceChildren(h('strong', {}, head), h('span', { class: 'reason', dataset: { reason: result.reason } }, why));
     banner.classList.remove('hidden');
   } else banner.classList.add('hidden');

@@ -44,7 +44,16 @@ export const GAMES = {
       },
     },
   },
-  // truth:    { title: 'The Game of Truth', players: ['Ivory', 'Jade', 'Ember', 'Indigo'], rules: '/rules/truth.html', load: () => import('./truth.js') },
+  truth: {
+    title: 'The Game of Truth',
+    players: ['Ivory', 'Jade', 'Ember', 'Indigo'],
+    rules: '/rules/truth.html',
+    load: () => import('./truth.js'),
+    options: {
+      players: 'Players (2; the four-player game is not playable yet)',
+      max_plies: 'Decided on points after (turns)',
+    },
+  },
 };
 
 export function gameInfo(name, kind) {
