@@ -3,6 +3,7 @@
 #include "games/facet/facet.h"
 #include "games/stratego/stratego.h"
 #include "games/tigadi/tigadi.h"
+#include "games/truth/truth.h"
 
 namespace tabula {
 
@@ -42,6 +43,18 @@ const std::vector<GameKind>& game_kinds() {
             return std::make_unique<facet::Facet>(facet::Options::from_json(options));
           },
           [](const json& state) -> std::unique_ptr<Game> { return facet::Facet::from_state(state); },
+      },
+      GameKind{
+          "truth",
+          "The Game of Truth",
+          {2},
+          truth::Options{}.to_json(),
+          {1, 2, 3, 4, 5},
+          [](const json& options) -> std::unique_ptr<Game> {
+            return std::make_unique<truth::Truth>(truth::Options::from_json(options));
+          },
+          [](const json& state) -> std::unique_ptr<Game> { return truth::Truth::from_state(state); },
+          truth::Truth::named_arrangements(),
       },
   };
   return kinds;
