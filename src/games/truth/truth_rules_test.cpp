@@ -628,6 +628,30 @@ TEST(TruthTurn, AFirstActionIsLegalOnlyIfALegalSecondActionRemains) {
   expect_refused(s, "c2-b3");
 }
 
+// The second action is judged on the board after the first action's effects: here the guardian's only
+// listed move is the one whose contact frees Ivory's boxed-in door b1 (b3 touches Jade's doors a2 and c2).
+TEST(TruthTurn, TheRemainingSecondActionIsJudgedAfterTheFirstActionsEffects) {
+  Session s = bare({{"c6", "0I"}, {"e6", "0G"}, {"b1", "0D"}, {"a2", "1D"}, {"c2", "1D"}, {"a18", "1I"}});
+  EXPECT_EQ(legal(s), (Set{"e6-b3"}));
+  std::vector<Event> ev = s.play("e6-b3");
+  EXPECT_EQ(captures(ev), (Caps{"a2 1D by0 1 contact", "c2 1D by0 1 contact"}));
+  EXPECT_EQ(dests(s, "b1"), (Set{"a2", "c2"}));
+}
+
+// "…unless that first action ends the game by destroying an icon." — listed even where other complete turns
+// exist and this one leaves no second action: the lantern a4-c2 burns Jade's icon d3 and takes the only
+// square Ivory's door b1 could step to.
+TEST(TruthTurn, AGameEndingFirstActionIsListedEvenWhereItLeavesNoSecond) {
+  Session s = bare({{"q2", "0I"}, {"b1", "0D"}, {"a4", "0L"}, {"a2", "1D"}, {"d3", "1I"}});
+  const Set l = legal(s);
+  EXPECT_TRUE(l.count("a4-c2"));
+  EXPECT_TRUE(l.count("b1-c2"));
+  EXPECT_FALSE(l.count("pass"));
+  std::vector<Event> ev = s.play("a4-c2");
+  EXPECT_EQ(captures(ev), (Caps{"d3 1I by0 100 burn"}));
+  expect_over(s, json::array({0}), "icon-destroyed");
+}
+
 // "…unless that first action ends the game by destroying an icon." Rulings: "`pass` is listed exactly
 // when no complete two-action turn exists, beside any such game-ending first action."
 TEST(TruthTurn, AFirstActionThatDestroysAnIconNeedsNoSecondAction) {
@@ -2059,6 +2083,17 @@ TEST(TruthPlyLimit, ThePlyLimitEndsTheGameWhateverRingsStand) {
   EXPECT_EQ(s.state().at("ply"), 4);
   EXPECT_EQ(s.state().at("to_move"), 0);
   EXPECT_EQ(s.state().at("sieges"), (json{{"i12", 1}}));
+}
+
+// Rulings: "An icon loss ends the game at once" (before the ends by score), and after an icon loss in a
+// siege count "to_move and ply stay as they were".
+TEST(TruthPlyLimit, AnIconLostInTheLastSiegeCountWinsOverThePlyLimit) {
+  Session s = at({{"i12", "1I"}, {"h11", "0D"}, {"j11", "0D"}, {"h13", "0D"}, {"j13", "0D"}},
+                 {{"options", {{"players", 2}, {"max_plies", 4}}}, {"to_move", 1}, {"ply", 3}, {"sieges", {{"i12", 1}}}});
+  turn(s, "c18-d17", "a16-b15");
+  expect_over(s, json::array({0}), "icon-destroyed");
+  EXPECT_EQ(s.state().at("ply"), 3);
+  EXPECT_EQ(s.state().at("to_move"), 1);
 }
 
 TEST(TruthPlyLimit, IsCheckedAtEveryTurnEnd) {
