@@ -194,7 +194,7 @@ std::unique_ptr<Truth> Truth::from_state(const json& state) {
     for (int k = 0; k < kKinds; ++k)
       if (p.count[q][k] > kArmy[static_cast<size_t>(k)])
         fail(ErrorKind::bad_request, std::string(player_name(q)) + " has more than " + std::to_string(kArmy[static_cast<size_t>(k)]) +
-                                         " " + std::string(kind_name(k)) + "s");
+                                         " " + (k == kLinesman ? std::string("linesmen") : std::string(kind_name(k)) + "s"));
 
   const json* phase = find_field(state, "phase");
   std::string ph = phase ? (phase->is_string() ? phase->get<std::string>() : "?") : (board && !board->empty() ? "play" : "setup");

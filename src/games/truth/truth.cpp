@@ -6,6 +6,10 @@
 
 namespace tabula::truth {
 
+namespace {
+std::string kind_plural(int k) { return k == kLinesman ? "linesmen" : std::string(kind_name(k)) + "s"; }
+}  // namespace
+
 Truth::Truth(const Options& options) : options_(options) {
   if (options.players != 2)
     fail(ErrorKind::bad_request, "the four-player Game of Truth is not playable yet: use \"players\": 2");
@@ -68,7 +72,7 @@ void Truth::setup(Player p, const json& placement, EventLog* events) {
   for (int k = 0; k < kKinds; ++k)
     if (counts[static_cast<size_t>(k)] != kArmy[static_cast<size_t>(k)])
       fail(ErrorKind::illegal, "an army has " + std::to_string(kArmy[static_cast<size_t>(k)]) + " " +
-                                   std::string(kind_name(k)) + (kArmy[static_cast<size_t>(k)] > 1 ? "s" : "") +
+                                   (kArmy[static_cast<size_t>(k)] > 1 ? kind_plural(k) : std::string(kind_name(k))) +
                                    ", this one " + std::to_string(counts[static_cast<size_t>(k)]));
   // A replaced setup takes the old army off first; ids are given in square order.
   for (int id = p * kArmySize; id < (p + 1) * kArmySize; ++id) pos_.pieces[static_cast<size_t>(id)] = Piece{};
