@@ -672,13 +672,7 @@ void end_by_score(Position& pos, EndReason why, EventLog* events) {
     }
   if (n == pos.players) winners = 0;  // everyone has it: a draw
   // The turn has already moved on: to_move and ply stay on the next turn (rulings.md).
-  pos.phase = Phase::over;
-  pos.end = why;
-  pos.winners = winners;
-  pos.action = 0;
-  pos.acted = kNoPiece;
-  pos.door_action_done = false;
-  if (events) events->push_back(over_event(result_of(pos)));
+  finish(pos, why, winners, events);
 }
 
 Result result_of(const Position& pos) {
