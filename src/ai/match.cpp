@@ -39,7 +39,10 @@ MatchResult play_match(const MatchConfig& config, const std::function<void(int g
     Rng b_rng(game_rng.next() ^ config.b.seed);
 
     if (s.game().phase() == Phase::setup)
-      for (Player p = 0; p < players; ++p) s.setup(p, s.game().arrangement(p, "random", game_rng.next()));
+      for (Player p = 0; p < players; ++p) {
+        const uint64_t setup_seed = game_rng.next();  // drawn either way, so move seeds do not depend on it
+        s.setup(p, s.game().arrangement(p, config.setup, setup_seed));
+      }
 
     int plies = 0;
     while (!s.over()) {

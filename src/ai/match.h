@@ -16,6 +16,9 @@ struct MatchConfig {
   int games = 100;
   uint64_t seed = 1;
   int max_plies = 1000;  // adjudicated a draw after this many plies (a match setting, not a rule)
+  // Games with a setup phase: "random" arrangements drawn from the game's seed, or every army in the named
+  // arrangement (Truth's "suggested"; the games then differ by the sides' move seeds only).
+  std::string setup = "random";
 };
 
 struct MatchResult {
