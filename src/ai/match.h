@@ -26,6 +26,7 @@ struct MatchResult {
   // Bookkeeping for reports: plies played, games cut at max_plies, and each side's search effort.
   long long plies = 0;
   int adjudicated = 0;
+  int setups_redrawn = 0;  // random setups drawn again because they decided the game before any move
   long long a_moves = 0, b_moves = 0;
   uint64_t a_nodes = 0, b_nodes = 0;
   long long a_ms = 0, b_ms = 0;

@@ -101,9 +101,9 @@ int selfplay_command(const SelfplayArgs& args) {
   if (!args.quiet) {
     auto per_move = [](long long total, long long moves) { return moves ? static_cast<double>(total) / moves : 0.0; };
     std::fprintf(stderr,
-                 "%.1f plies a game, %d adjudicated at %d plies; a: %.0f nodes, %.1f ms a move; "
+                 "%.1f plies a game, %d adjudicated at %d plies, %d setups redrawn; a: %.0f nodes, %.1f ms a move; "
                  "b: %.0f nodes, %.1f ms a move; %.0f s\n",
-                 per_move(r.plies, r.games()), r.adjudicated, args.max_plies,
+                 per_move(r.plies, r.games()), r.adjudicated, args.max_plies, r.setups_redrawn,
                  per_move(static_cast<long long>(r.a_nodes), r.a_moves), per_move(r.a_ms, r.a_moves),
                  per_move(static_cast<long long>(r.b_nodes), r.b_moves), per_move(r.b_ms, r.b_moves), seconds());
   }
