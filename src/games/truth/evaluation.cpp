@@ -34,6 +34,8 @@ constexpr int kPoint = 100;         // a point already won
 constexpr int kBurnNow = 30'000;    // the player to move burns an icon with its next action
 // Icon safety.
 constexpr int kThreatToMove = 300;  // an empty square beside the icon an enemy lantern reaches, owner to move
+constexpr int kThreatLastAction = 6'000;  // the same when the owner has one action left to answer it
+constexpr int kThreatsLastAction = 6'000; // each further square then: one action seldom closes two
 constexpr int kThreatWaiting = 150; // the same with the enemy to move but unable to slide a lantern now
 constexpr int kOpening = 12;        // an empty square beside the icon
 constexpr int kShield = 15;         // an own piece beside the icon
@@ -111,6 +113,7 @@ bool enclosure_risk(const Position& pos, int id) {
   return around == 3;
 }
 
+// `to_move`: q is the player to move; it then has 2 - pos.action actions left in its turn.
 int side_value(const Position& pos, int q, bool to_move) {
   const uint8_t hostile_armies = static_cast<uint8_t>(((1u << pos.players) - 1) & ~(1u << q));
   int v = pos.scores[static_cast<size_t>(q)] * kPoint;
@@ -160,7 +163,9 @@ int side_value(const Position& pos, int q, bool to_move) {
     uint8_t first;
     if (lanterns_reaching(pos, sq, hostile_armies, kNoPiece, first) > 0) ++threatened;
   }
-  v -= threatened * (to_move ? kThreatToMove : kThreatWaiting);
+  if (!to_move) v -= threatened * kThreatWaiting;
+  else if (pos.action == 0) v -= threatened * kThreatToMove;
+  else if (threatened > 0) v -= kThreatLastAction + (threatened - 1) * kThreatsLastAction;
   v -= ring * kRingPiece + (ring == 3 ? kRingOfThree : 0);
   const Siege& s = pos.sieges[static_cast<size_t>(q)];
   if (s.active) v -= kSiege + s.count * kSiegeCount;
