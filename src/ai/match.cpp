@@ -4,8 +4,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace tabula::ai {
+
+namespace {
+constexpr int kSetupAttempts = 100;
+}  // namespace
 
 double MatchResult::a_score() const {
   if (games() == 0) return 0.5;
@@ -28,8 +33,9 @@ std::pair<double, double> MatchResult::a_score_interval() const {
 MatchResult play_match(const MatchConfig& config, const std::function<void(int game, const MatchResult&)>& progress) {
   MatchResult total;
   for (int g = 0; g < config.games; ++g) {
-    Session s = Session::create(config.game, config.options);
-    const int players = s.num_players();
+    std::optional<Session> made;
+    made.emplace(Session::create(config.game, config.options));
+    const int players = made->num_players();
     // a takes the even seats in even games and the odd seats in odd ones, so both sides play each colour.
     auto is_a = [&](Player p) { return (p % 2 == 0) == (g % 2 == 0); };
 
@@ -38,8 +44,20 @@ MatchResult play_match(const MatchConfig& config, const std::function<void(int g
     Rng a_rng(game_rng.next() ^ config.a.seed);
     Rng b_rng(game_rng.next() ^ config.b.seed);
 
-    if (s.game().phase() == Phase::setup)
-      for (Player p = 0; p < players; ++p) s.setup(p, s.game().ai_arrangement(p, game_rng.next()));
+    // Setups: random arrangements that decide the game before any move (Truth: an icon beside an enemy
+    // lantern across the middle when the armies are revealed) test no play, so they are drawn again, up to
+    // a bound; a named arrangement is used as it is.
+    if (made->game().phase() == Phase::setup)
+      for (int attempt = 0; attempt < kSetupAttempts; ++attempt) {
+        if (attempt > 0) made.emplace(Session::create(config.game, config.options));
+        for (Player p = 0; p < players; ++p) {
+          const uint64_t setup_seed = game_rng.next();  // drawn either way, so move seeds do not depend on it
+          made->setup(p, made->game().arrangement(p, config.setup, setup_seed));
+        }
+        if (!made->over() || config.setup != "random") break;
+        ++total.setups_redrawn;
+      }
+    Session& s = *made;
 
     int plies = 0;
     while (!s.over()) {

@@ -16,6 +16,9 @@ struct MatchConfig {
   int games = 100;
   uint64_t seed = 1;
   int max_plies = 1000;  // adjudicated a draw after this many plies (a match setting, not a rule)
+  // Games with a setup phase: "random" arrangements drawn from the game's seed, or every army in the named
+  // arrangement (Truth's "suggested"; the games then differ by the sides' move seeds only).
+  std::string setup = "random";
 };
 
 struct MatchResult {
@@ -23,6 +26,7 @@ struct MatchResult {
   // Bookkeeping for reports: plies played, games cut at max_plies, and each side's search effort.
   long long plies = 0;
   int adjudicated = 0;
+  int setups_redrawn = 0;  // random setups drawn again because they decided the game before any move
   long long a_moves = 0, b_moves = 0;
   uint64_t a_nodes = 0, b_nodes = 0;
   long long a_ms = 0, b_ms = 0;

@@ -2,6 +2,7 @@
 
 #include "core/session.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <ostream>
@@ -18,12 +19,83 @@ double seconds_since(Clock::time_point t0) {
 }
 
 // A new game ready for its first move: games with a setup phase take each player's seeded random
-// arrangement (the seeds are the bench's own, so runs compare).
-std::unique_ptr<Game> ready_game(const GameKind& kind, const json& options, Rng& rng) {
+// arrangement (the seeds are the bench's own, so runs compare), or, with `suggested`, the game's
+// "suggested" arrangement when it has one (Truth: perft's recorded counts start there).
+std::unique_ptr<Game> ready_game(const GameKind& kind, const json& options, Rng& rng, bool suggested = false) {
   auto g = kind.create(options);
+  const bool has_suggested =
+      suggested && std::find(kind.arrangements.begin(), kind.arrangements.end(), "suggested") != kind.arrangements.end();
   for (Player p = 0; g->phase() == Phase::setup && p < g->num_players(); ++p)
-    g->setup(p, g->arrangement(p, "random", rng.next()), nullptr);
+    g->setup(p, has_suggested ? g->arrangement(p, "suggested", 0) : g->arrangement(p, "random", rng.next()), nullptr);
   return g;
+}
+
+// Whether a turn of this game can be more than one move (a Truth turn is two actions): the first legal
+// move of the start leaves the same player to move.
+bool multi_move_turns(const Game& start) {
+  if (start.phase() != Phase::play) return false;
+  MoveList moves;
+  start.legal_moves(moves);
+  if (moves.empty()) return false;
+  auto g = start.clone();
+  const Player mover = g->to_move();
+  g->apply(moves[0]);
+  return g->phase() == Phase::play && g->to_move() == mover;
+}
+
+// Every complete turn of the player to move: move sequences until another player is to move or the game
+// ends.
+uint64_t complete_turns(Game& g, Player mover) {
+  MoveList moves;
+  g.legal_moves(moves);
+  uint64_t n = 0;
+  for (Move m : moves) {
+    g.apply(m);
+    n += (g.phase() != Phase::play || g.to_move() != mover) ? 1 : complete_turns(g, mover);
+    g.undo();
+  }
+  return n;
+}
+
+// Positions at the start of a turn, from seeded random games (fresh setups each game): `count` of them,
+// taken every few turns.
+std::vector<std::unique_ptr<Game>> sample_turn_starts(const GameKind& kind, const json& options, int count) {
+  Rng rng(777);
+  std::vector<std::unique_ptr<Game>> out;
+  MoveList moves;
+  while (static_cast<int>(out.size()) < count) {
+    auto g = ready_game(kind, options, rng);
+    for (int i = 0; i < 2000 && g->phase() == Phase::play && static_cast<int>(out.size()) < count; ++i) {
+      const Player before = g->to_move();
+      g->legal_moves(moves);
+      g->apply(moves[static_cast<int>(rng.below(static_cast<uint64_t>(moves.size())))]);
+      if (g->phase() == Phase::play && g->to_move() != before && rng.below(8) == 0) out.push_back(g->clone());
+    }
+  }
+  return out;
+}
+
+// Complete turns generated per second: every turn of the start position, then of sampled positions.
+json turn_rates(const GameKind& kind, const json& options, const Game& start, double budget_s) {
+  auto g = start.clone();
+  uint64_t turns = 0, rounds = 0;
+  const uint64_t at_start = complete_turns(*g, g->to_move());
+  auto t0 = Clock::now();
+  while (rounds == 0 || seconds_since(t0) < budget_s / 2) {
+    turns += complete_turns(*g, g->to_move());
+    ++rounds;
+  }
+  const double start_rate = static_cast<double>(turns) / seconds_since(t0);
+  auto positions = sample_turn_starts(kind, options, 200);
+  uint64_t sampled = 0;
+  t0 = Clock::now();
+  for (auto& p : positions) sampled += complete_turns(*p, p->to_move());
+  const double sampled_rate = static_cast<double>(sampled) / seconds_since(t0);
+  return json{{"turns_at_start", at_start},
+              {"turns_per_second_at_start", start_rate},
+              {"sampled_positions", positions.size()},
+              {"sampled_turns", sampled},
+              {"sampled_turns_per_second", sampled_rate}};
 }
 
 // Plays uniformly random legal moves to the end (or a safety cap), from a fresh game each time (with
@@ -48,7 +120,7 @@ std::pair<uint64_t, uint64_t> random_playouts(const GameKind& kind, const json& 
 }
 
 int default_perft_depth(std::string_view game) {
-  return game == "tigadi" ? 6 : game == "stratego" ? 7 : game == "facet" ? 5 : 4;
+  return game == "tigadi" ? 6 : game == "stratego" ? 7 : game == "facet" ? 5 : game == "truth" ? 3 : 4;
 }
 
 }  // namespace
@@ -69,7 +141,7 @@ int bench_command(const BenchArgs& args, std::ostream& out) {
     Rng perft_rng(1);
     std::unique_ptr<Game> g;
     try {
-      g = ready_game(kind, options, perft_rng);
+      g = ready_game(kind, options, perft_rng, /*suggested=*/true);
     } catch (const GameError& e) {
       out << "bad options: " << e.what() << "\n";
       return 2;
@@ -90,6 +162,9 @@ int bench_command(const BenchArgs& args, std::ostream& out) {
                           {"playouts", games},
                           {"playout_plies", plies},
                           {"playouts_per_second", pps}});
+    json& entry = report.back();
+    if (multi_move_turns(*g)) entry["turns"] = turn_rates(kind, options, *g, args.seconds);
+    if (kind.name == "truth") entry["lookahead"] = bench_truth_lookahead(args.seconds);
     if (!args.json) {
       char line[256];
       std::snprintf(line, sizeof line,
@@ -99,6 +174,26 @@ int bench_command(const BenchArgs& args, std::ostream& out) {
                     games ? static_cast<double>(plies) / static_cast<double>(games) : 0.0);
       out << line;
       if (!options.empty()) out << "         options " << used_options.dump() << '\n';
+      if (entry.contains("turns")) {
+        const json& t = entry["turns"];
+        std::snprintf(line, sizeof line,
+                      "         complete turns: %.0f /s at the start (%llu turns), %.0f /s over %zu sampled "
+                      "positions (%llu turns)\n",
+                      t["turns_per_second_at_start"].get<double>(),
+                      static_cast<unsigned long long>(t["turns_at_start"].get<uint64_t>()),
+                      t["sampled_turns_per_second"].get<double>(), t["sampled_positions"].get<size_t>(),
+                      static_cast<unsigned long long>(t["sampled_turns"].get<uint64_t>()));
+        out << line;
+      }
+      if (entry.contains("lookahead")) {
+        const json& l = entry["lookahead"];
+        std::snprintf(line, sizeof line,
+                      "         first actions listed: %.1f us with the look-ahead's witnesses, %.1f us playing each "
+                      "out (legal_actions_exact), over %zu positions; a second action's list %.1f us\n",
+                      l["legal_actions_us"].get<double>(), l["legal_actions_exact_us"].get<double>(),
+                      l["positions"].get<size_t>(), l["second_action_us"].get<double>());
+        out << line;
+      }
     }
   }
   if (report.empty()) {

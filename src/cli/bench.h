@@ -19,6 +19,10 @@ struct BenchArgs {
 
 int bench_command(const BenchArgs& args, std::ostream& out);
 
+// Truth's first-action look-ahead (bench_truth.cpp): rules::legal_actions against legal_actions_exact on
+// positions from seeded random games, microseconds a call; and a second action's list for comparison.
+json bench_truth_lookahead(double seconds);
+
 // What acknowledging a move costs at ply 0 and at ply `plies` of a long game, through the real service and
 // store (bench_server.cpp; only in a build with the server). Appends to `report` when given.
 int bench_acknowledgement(int plies, std::ostream& out, json* report);

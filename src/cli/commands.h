@@ -18,6 +18,8 @@ struct SelfplayArgs {
   uint64_t seed = 1;
   std::optional<int> ms;          // per move, both sides; default: each level's own budget
   std::optional<uint64_t> nodes;  // per move, both sides; makes the whole match reproducible
+  std::optional<uint64_t> a_nodes, b_nodes;  // per move, one side (replaces --ms/--nodes for it)
+  std::string setup = "random";   // games with a setup phase: "random" (from the game's seed) or a named arrangement
   int max_plies = 1000;           // a game still on after this many plies is adjudicated a draw
   bool quiet = false;             // no line per game, only the result
 };

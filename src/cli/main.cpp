@@ -109,7 +109,7 @@ int main(int argc, char** argv) {
   tabula::SelfplayArgs selfplay;
   std::string selfplay_options = "{}";
   int selfplay_ms = 0;
-  uint64_t selfplay_nodes = 0;
+  uint64_t selfplay_nodes = 0, selfplay_a_nodes = 0, selfplay_b_nodes = 0;
   auto* selfplay_cmd = app.add_subcommand("selfplay", "Play a match between two AI levels");
   selfplay_cmd->add_option("--game", selfplay.game)->capture_default_str();
   selfplay_cmd->add_option("--options", selfplay_options, "Game options as JSON")->capture_default_str();
@@ -119,6 +119,11 @@ int main(int argc, char** argv) {
   selfplay_cmd->add_option("--seed", selfplay.seed)->capture_default_str();
   selfplay_cmd->add_option("--ms", selfplay_ms, "Thinking time per move (default: each level's own)");
   selfplay_cmd->add_option("--nodes", selfplay_nodes, "Node budget per move (deterministic)");
+  selfplay_cmd->add_option("--a-nodes", selfplay_a_nodes, "Node budget per move of player A only");
+  selfplay_cmd->add_option("--b-nodes", selfplay_b_nodes, "Node budget per move of player B only");
+  selfplay_cmd->add_option("--setup", selfplay.setup,
+                           "Games with a setup phase: random (from each game's seed) or a named arrangement, e.g. suggested")
+      ->capture_default_str();
   selfplay_cmd->add_option("--max-plies", selfplay.max_plies, "Adjudicate a draw after")->capture_default_str();
   selfplay_cmd->add_flag("--quiet", selfplay.quiet);
 
@@ -141,6 +146,8 @@ int main(int argc, char** argv) {
     }
     if (selfplay_ms > 0) selfplay.ms = selfplay_ms;
     if (selfplay_nodes > 0) selfplay.nodes = selfplay_nodes;
+    if (selfplay_a_nodes > 0) selfplay.a_nodes = selfplay_a_nodes;
+    if (selfplay_b_nodes > 0) selfplay.b_nodes = selfplay_b_nodes;
     return tabula::selfplay_command(selfplay);
   }
   return 0;

@@ -15,8 +15,9 @@ std::string percent(double x) {
   return buf;
 }
 
-std::string budget(const SelfplayArgs& args, int level) {
+std::string budget(const SelfplayArgs& args, int level, const std::optional<uint64_t>& side_nodes) {
   if (level == 1) return "random";
+  if (side_nodes) return std::to_string(*side_nodes) + " nodes";
   if (args.nodes) return std::to_string(*args.nodes) + " nodes";
   if (args.ms) return std::to_string(*args.ms) + " ms";
   const ai::Limits d = ai::default_limits(level);
@@ -43,7 +44,8 @@ int selfplay_command(const SelfplayArgs& args) {
   config.games = args.games;
   config.seed = args.seed;
   config.max_plies = args.max_plies;
-  auto limits_for = [&](int level) {
+  config.setup = args.setup;
+  auto limits_for = [&](int level, const std::optional<uint64_t>& side_nodes) {
     ai::Limits l = ai::default_limits(level);
     if (args.nodes) {
       l.nodes = args.nodes;
@@ -52,19 +54,24 @@ int selfplay_command(const SelfplayArgs& args) {
       l.ms = args.ms;
       l.nodes.reset();
     }
+    if (side_nodes) {
+      l.nodes = side_nodes;
+      l.ms.reset();
+    }
     return l;
   };
-  config.a = limits_for(args.level_a);
-  config.b = limits_for(args.level_b);
+  config.a = limits_for(args.level_a, args.a_nodes);
+  config.b = limits_for(args.level_b, args.b_nodes);
 
   const auto start = std::chrono::steady_clock::now();
   auto seconds = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
   if (!args.quiet)
-    std::fprintf(stderr, "%s: level %d (%s) vs level %d (%s), %d games, seed %llu\n", args.game.c_str(),
-                 args.level_a, budget(args, args.level_a).c_str(), args.level_b, budget(args, args.level_b).c_str(),
-                 args.games, static_cast<unsigned long long>(args.seed));
+    std::fprintf(stderr, "%s: level %d (%s) vs level %d (%s), %d games, seed %llu, setups %s\n", args.game.c_str(),
+                 args.level_a, budget(args, args.level_a, args.a_nodes).c_str(), args.level_b,
+                 budget(args, args.level_b, args.b_nodes).c_str(), args.games, static_cast<unsigned long long>(args.seed),
+                 args.setup.c_str());
 
   ai::MatchResult last;
   ai::MatchResult r;
@@ -94,9 +101,9 @@ int selfplay_command(const SelfplayArgs& args) {
   if (!args.quiet) {
     auto per_move = [](long long total, long long moves) { return moves ? static_cast<double>(total) / moves : 0.0; };
     std::fprintf(stderr,
-                 "%.1f plies a game, %d adjudicated at %d plies; a: %.0f nodes, %.1f ms a move; "
+                 "%.1f plies a game, %d adjudicated at %d plies, %d setups redrawn; a: %.0f nodes, %.1f ms a move; "
                  "b: %.0f nodes, %.1f ms a move; %.0f s\n",
-                 per_move(r.plies, r.games()), r.adjudicated, args.max_plies,
+                 per_move(r.plies, r.games()), r.adjudicated, args.max_plies, r.setups_redrawn,
                  per_move(static_cast<long long>(r.a_nodes), r.a_moves), per_move(r.a_ms, r.a_moves),
                  per_move(static_cast<long long>(r.b_nodes), r.b_moves), per_move(r.b_ms, r.b_moves), seconds());
   }

@@ -1,6 +1,7 @@
 // The engine protocol (shared/spec/engine-protocol.md) driven line by line, as a script or another program
 // would: every command, every kind of bad input, and a randomized barrage of malformed lines.
 #include "cli/engine_protocol.h"
+#include "games/truth/truth.h"
 
 #include <gtest/gtest.h>
 
@@ -359,6 +360,260 @@ TEST(EngineProtocolFacet, TheAiAcceptsADrawOnlyWhenItStandsWorseOrLevel) {
     // Black (far ahead) declines White's offer; White (far behind) accepts Black's.
     EXPECT_EQ(a["accept"], answerer == 0) << "answering player " << answerer;
   }
+}
+
+// --- The Game of Truth: setups, two-action turns, the stalemate agreement ------------------------------
+
+json truth_suggested(int player) { return truth::suggested_arrangement(2, player); }
+
+size_t pieces_of(const json& board, char player) {
+  size_t n = 0;
+  for (auto it = board.begin(); it != board.end(); ++it) n += it->get<std::string>()[0] == player;
+  return n;
+}
+
+// A Truth game in play from both suggested arrangements.
+void truth_suggested_start(EngineProtocol& e) {
+  ASSERT_TRUE(ask(e, R"({"cmd":"new","game":"truth"})")["ok"]);
+  ASSERT_TRUE(ask(e, R"({"cmd":"setup","player":0,"arrangement":"suggested"})")["ok"]);
+  ASSERT_TRUE(ask(e, R"({"cmd":"setup","player":1,"arrangement":"suggested"})")["ok"]);
+}
+
+TEST(EngineProtocolTruth, SetupsAreHiddenPerSeatUntilEveryArmyIsIn) {
+  EngineProtocol e;
+  json r = ask(e, R"({"cmd":"new","game":"truth"})");
+  ASSERT_TRUE(r["ok"]) << r;
+  EXPECT_EQ(r["state"]["phase"], "setup");
+  EXPECT_EQ(r["state"]["options"], (json{{"players", 2}, {"max_plies", 2000}}));
+  EXPECT_EQ(r["state"]["ready"], json::array());
+  EXPECT_EQ(ask(e, R"({"cmd":"legal"})")["moves"], json::array());
+  EXPECT_EQ(ask(e, R"({"cmd":"perft","depth":1})")["nodes"], 0);
+
+  // Ivory's suggested arrangement: one setup event, no squares in it.
+  r = ask(e, R"({"cmd":"setup","player":0,"arrangement":"suggested"})");
+  ASSERT_TRUE(r["ok"]) << r;
+  EXPECT_EQ(r["events"], json::array({json{{"type", "setup"}, {"player", 0}}}));
+  EXPECT_EQ(r["state"]["phase"], "setup");
+  EXPECT_EQ(r["state"]["ready"], json::array({0}));
+  EXPECT_EQ(pieces_of(r["state"]["board"], '0'), 41u);
+  // Each seat sees its own army only; the spectators see none.
+  json o = ask(e, R"({"cmd":"observe","player":0})");
+  EXPECT_EQ(o["observation"]["board"], r["state"]["board"]);
+  EXPECT_EQ(ask(e, R"({"cmd":"observe","player":1})")["observation"]["board"], json::object());
+  EXPECT_EQ(ask(e, R"({"cmd":"observe"})")["observation"]["board"], json::object());
+  EXPECT_EQ(ask(e, R"({"cmd":"observe","player":1})")["events"], json::array({json{{"type", "setup"}, {"player", 0}}}));
+
+  // Ivory replaces it with a random arrangement: the same seed gives the same army.
+  r = ask(e, R"({"cmd":"setup","player":0,"arrangement":"random","seed":5})");
+  ASSERT_TRUE(r["ok"]) << r;
+  const json random5 = r["state"]["board"];
+  EXPECT_EQ(pieces_of(random5, '0'), 41u);
+  EXPECT_NE(random5, o["observation"]["board"]);
+  {
+    EngineProtocol again;
+    ask(again, R"({"cmd":"new","game":"truth"})");
+    EXPECT_EQ(ask(again, R"({"cmd":"setup","player":0,"arrangement":"random","seed":5})")["state"]["board"], random5);
+    EXPECT_NE(ask(again, R"({"cmd":"setup","player":0,"arrangement":"random","seed":6})")["state"]["board"], random5);
+  }
+  EXPECT_EQ(ask(e, R"({"cmd":"observe","player":1})")["observation"]["board"], json::object());
+
+  // Jade's placement, given square by square: play begins, both armies revealed together.
+  r = ask(e, json{{"cmd", "setup"}, {"player", 1}, {"placement", truth_suggested(1)}});
+  ASSERT_TRUE(r["ok"]) << r;
+  ASSERT_GE(r["events"].size(), 2u);
+  EXPECT_EQ(r["events"][0], (json{{"type", "setup"}, {"player", 1}}));
+  EXPECT_EQ(r["events"][1], (json{{"type", "start"}}));
+  for (size_t i = 2; i < r["events"].size(); ++i) EXPECT_EQ(r["events"][i]["type"], "capture") << r["events"][i];
+  EXPECT_EQ(r["state"]["phase"], "play");
+  EXPECT_EQ(r["state"]["ready"], json::array({0, 1}));
+  // From now on nothing is hidden: every observation is the state, every event whole.
+  const json state = ask(e, R"({"cmd":"state"})")["state"];
+  for (const char* line : {R"({"cmd":"observe","player":0})", R"({"cmd":"observe","player":1})", R"({"cmd":"observe"})"}) {
+    o = ask(e, line);
+    EXPECT_EQ(o["observation"], state) << line;
+    EXPECT_EQ(o["events"].size(), 4u + (r["events"].size() - 2)) << line;  // three setups, start, captures
+  }
+}
+
+TEST(EngineProtocolTruth, LegalPlayStatePerftAndEventsOfATurn) {
+  EngineProtocol e;
+  truth_suggested_start(e);
+  json legal = ask(e, R"({"cmd":"legal"})")["moves"];
+  EXPECT_EQ(legal.size(), 126u);
+  EXPECT_EQ(std::count(legal.begin(), legal.end(), "pass"), 0);
+  EXPECT_EQ(ask(e, R"({"cmd":"perft","depth":1})")["nodes"], 126);
+  EXPECT_EQ(ask(e, R"({"cmd":"perft","depth":2})")["nodes"], 3246);
+  EXPECT_EQ(ask(e, R"({"cmd":"perft","depth":3})")["nodes"], 396400);
+
+  // The first action: a door. Ivory is still to move, for its second action.
+  json r = ask(e, R"({"cmd":"play","move":"b9-a10"})");
+  ASSERT_TRUE(r["ok"]) << r;
+  EXPECT_EQ(r["events"], json::array({json{{"type", "move"}, {"player", 0}, {"from", "b9"}, {"to", "a10"}, {"piece", "0D"}, {"action", 0}}}));
+  EXPECT_EQ(r["state"]["to_move"], 0);
+  EXPECT_EQ(r["state"]["ply"], 0);
+  EXPECT_EQ(r["state"]["action"], 1);
+  EXPECT_EQ(r["state"]["acted"], json::array({"a10"}));
+  EXPECT_EQ(r["state"]["door_action_done"], true);
+  legal = ask(e, R"({"cmd":"legal"})")["moves"];
+  for (const auto& m : legal) EXPECT_NE(m.get<std::string>().rfind("a10-", 0), 0u) << "the door acted already: " << m;
+  EXPECT_NE(std::find(legal.begin(), legal.end(), "h7-k4"), legal.end());
+  EXPECT_EQ(ask(e, R"({"cmd":"perft","depth":1})")["nodes"], legal.size());
+
+  // The second action, a lantern: the turn ends and Jade is to move.
+  r = ask(e, R"({"cmd":"play","move":"h7-k4"})");
+  ASSERT_TRUE(r["ok"]) << r;
+  EXPECT_EQ(r["events"], json::array({json{{"type", "move"}, {"player", 0}, {"from", "h7"}, {"to", "k4"}, {"piece", "0L"}, {"action", 1}}}));
+  EXPECT_EQ(r["state"]["to_move"], 1);
+  EXPECT_EQ(r["state"]["ply"], 1);
+  EXPECT_EQ(r["state"]["action"], 0);
+  EXPECT_EQ(r["state"]["acted"], json::array());
+  EXPECT_EQ(r["state"], ask(e, R"({"cmd":"state"})")["state"]);
+  EXPECT_EQ(ask(e, R"({"cmd":"observe","player":0})")["observation"], r["state"]);
+  EXPECT_EQ(ask(e, R"({"cmd":"observe","player":1})")["events"].back()["to"], "k4");
+
+  // Events of a capture and the end: a lantern burns Jade's icon (a position given to `new`).
+  const json burn = {{"phase", "play"},
+                     {"board", {{"i2", "0I"}, {"c10", "0L"}, {"b3", "0D"}, {"i16", "1I"}, {"n13", "1D"}, {"b15", "1D"}}}};
+  ASSERT_TRUE(ask(e, json{{"cmd", "new"}, {"game", "truth"}, {"state", burn}})["ok"]);
+  r = ask(e, R"({"cmd":"play","move":"c10-h15"})");
+  ASSERT_TRUE(r["ok"]) << r;
+  ASSERT_EQ(r["events"].size(), 3u);
+  EXPECT_EQ(r["events"][1], (json{{"type", "capture"}, {"square", "i16"}, {"piece", "1I"}, {"by", 0}, {"points", 100}, {"cause", "burn"}}));
+  EXPECT_EQ(r["events"][2], (json{{"type", "over"}, {"result", {{"winners", {0}}, {"reason", "icon-destroyed"}}}}));
+  EXPECT_EQ(r["state"]["scores"], json::array({100, 0}));
+  EXPECT_EQ(ask(e, R"({"cmd":"legal"})")["moves"], json::array());
+}
+
+TEST(EngineProtocolTruth, TheStalemateAgreementItsWithdrawalTheAisAnswerAndResignation) {
+  EngineProtocol e;
+  truth_suggested_start(e);
+  EXPECT_FALSE(ask(e, R"({"cmd":"ai","level":3,"player":1,"answer":"stalemate"})")["ok"]);  // nothing to answer
+  json r = ask(e, R"({"cmd":"offer","player":0,"what":"stalemate"})");
+  ASSERT_TRUE(r["ok"]) << r;
+  EXPECT_EQ(r["events"], json::array({json{{"type", "offer"}, {"player", 0}, {"what", "stalemate"}}}));
+  EXPECT_EQ(r["state"]["stalemate_agreed"], json::array({0}));
+  const json agreed = r["state"];
+  // Refusals change nothing: agreeing twice, answering one's own agreement, another game's offers.
+  for (const char* bad : {R"({"cmd":"offer","player":0,"what":"stalemate"})", R"({"cmd":"offer","player":1,"what":"withdraw"})",
+                          R"({"cmd":"offer","player":1,"what":"draw"})", R"({"cmd":"offer","player":1,"what":"accept"})",
+                          R"({"cmd":"ai","level":3,"player":0,"answer":"stalemate","nodes":1000})",
+                          R"({"cmd":"ai","level":3,"player":1,"answer":"draw","nodes":1000})"}) {
+    EXPECT_FALSE(ask(e, bad)["ok"]) << bad;
+    EXPECT_EQ(ask(e, R"({"cmd":"state"})")["state"], agreed) << bad;
+  }
+  // The AI answers for Jade from its evaluation (deterministic with a node budget; which way it answers on
+  // hand-built positions is tested in truth_ai_test.cpp).
+  const json a = ask(e, R"({"cmd":"ai","level":3,"player":1,"answer":"stalemate","nodes":3000})");
+  ASSERT_TRUE(a["ok"]) << a;
+  EXPECT_TRUE(a["accept"].is_boolean());
+  EXPECT_EQ(ask(e, R"({"cmd":"ai","level":3,"player":1,"answer":"stalemate","nodes":3000})")["accept"], a["accept"]);
+  EXPECT_EQ(ask(e, R"({"cmd":"state"})")["state"], agreed);  // answering is not agreeing
+
+  r = ask(e, R"({"cmd":"offer","player":0,"what":"withdraw"})");
+  ASSERT_TRUE(r["ok"]) << r;
+  EXPECT_EQ(r["events"], json::array({json{{"type", "offer"}, {"player", 0}, {"what", "withdraw"}}}));
+  EXPECT_EQ(r["state"]["stalemate_agreed"], json::array());
+  EXPECT_FALSE(ask(e, R"({"cmd":"offer","player":0,"what":"withdraw"})")["ok"]);
+
+  // Both agree: the stalemate takes effect at the end of the round (after Jade's turn), scored 0-0: a draw.
+  ASSERT_TRUE(ask(e, R"({"cmd":"offer","player":1,"what":"stalemate"})")["ok"]);
+  ASSERT_TRUE(ask(e, R"({"cmd":"offer","player":0,"what":"stalemate"})")["ok"]);
+  EXPECT_EQ(ask(e, R"({"cmd":"state"})")["state"]["phase"], "play");
+  for (int action = 0; action < 4; ++action) {
+    const json legal = ask(e, R"({"cmd":"legal"})")["moves"];
+    ASSERT_FALSE(legal.empty());
+    r = ask(e, json{{"cmd", "play"}, {"move", legal[0]}});
+    ASSERT_TRUE(r["ok"]) << r;
+    if (action < 3) {
+      EXPECT_EQ(r["state"]["phase"], "play") << action;
+    }
+  }
+  EXPECT_EQ(r["state"]["result"], (json{{"winners", json::array()}, {"reason", "scored-stalemate"}}));
+  EXPECT_EQ(r["events"].back(), (json{{"type", "over"}, {"result", {{"winners", json::array()}, {"reason", "scored-stalemate"}}}}));
+
+  // Resignation in play, and during setup (which reveals no setup).
+  truth_suggested_start(e);
+  r = ask(e, R"({"cmd":"offer","player":1,"what":"resign"})");
+  ASSERT_TRUE(r["ok"]) << r;
+  EXPECT_EQ(r["state"]["result"], (json{{"winners", {0}}, {"reason", "resignation"}}));
+  EXPECT_FALSE(ask(e, R"({"cmd":"offer","player":0,"what":"stalemate"})")["ok"]);
+  ask(e, R"({"cmd":"new","game":"truth"})");
+  ask(e, R"({"cmd":"setup","player":0,"arrangement":"suggested"})");
+  r = ask(e, R"({"cmd":"offer","player":1,"what":"resign"})");
+  ASSERT_TRUE(r["ok"]) << r;
+  EXPECT_EQ(r["state"]["result"], (json{{"winners", {0}}, {"reason", "resignation"}}));
+  EXPECT_EQ(ask(e, R"({"cmd":"observe","player":1})")["observation"]["board"], json::object());
+  EXPECT_EQ(ask(e, R"({"cmd":"observe"})")["observation"]["board"], json::object());
+}
+
+TEST(EngineProtocolTruth, TheAiPlaysBothActionsOfATurnDeterministicallyWithANodeBudget) {
+  EngineProtocol e;
+  truth_suggested_start(e);
+  for (int action = 0; action < 2; ++action) {
+    const json legal = ask(e, R"({"cmd":"legal"})")["moves"];
+    for (int level = 1; level <= 3; ++level) {
+      const json req = {{"cmd", "ai"}, {"level", level}, {"nodes", 3000}, {"seed", 4}};
+      const json a = ask(e, req), b = ask(e, req);
+      ASSERT_TRUE(a["ok"]) << a;
+      EXPECT_EQ(a["move"], b["move"]) << level;
+      EXPECT_NE(std::find(legal.begin(), legal.end(), a["move"]), legal.end()) << a["move"];
+      EXPECT_EQ(a["info"]["level"], level);
+      EXPECT_EQ(a["info"]["worlds"], level == 1 ? 0 : 1);  // nothing is hidden once play begins
+      EXPECT_LE(a["info"]["nodes"].get<uint64_t>(), 3000u);
+    }
+    const json a = ask(e, R"({"cmd":"ai","level":3,"nodes":3000,"seed":4})");
+    ASSERT_TRUE(ask(e, json{{"cmd", "play"}, {"move", a["move"]}})["ok"]);
+  }
+  EXPECT_EQ(ask(e, R"({"cmd":"state"})")["state"]["to_move"], 1);
+}
+
+TEST(EngineProtocolTruth, RefusalsChangeNothing) {
+  EngineProtocol e;
+  EXPECT_FALSE(ask(e, R"({"cmd":"new","game":"truth","options":{"players":4}})")["ok"]);
+  EXPECT_FALSE(ask(e, R"({"cmd":"new","game":"truth","options":{"players":3}})")["ok"]);
+  EXPECT_FALSE(ask(e, R"({"cmd":"new","game":"truth","options":{"fog":true}})")["ok"]);
+  ASSERT_TRUE(ask(e, R"({"cmd":"new","game":"truth"})")["ok"]);
+  ASSERT_TRUE(ask(e, R"({"cmd":"setup","player":0,"arrangement":"suggested"})")["ok"]);
+  json short_army = truth_suggested(1);
+  short_army.erase(short_army.begin());
+  json doubled = truth_suggested(1);
+  doubled["b17"] = "I";
+  const json in_setup = ask(e, R"({"cmd":"state"})")["state"];
+  const std::vector<json> setup_refusals = {
+      json{{"cmd", "setup"}, {"player", 2}, {"arrangement", "suggested"}},
+      json{{"cmd", "setup"}, {"player", 1}, {"placement", short_army}},
+      json{{"cmd", "setup"}, {"player", 1}, {"placement", doubled}},
+      json{{"cmd", "setup"}, {"player", 1}, {"placement", truth_suggested(0)}},  // Ivory's squares
+      json{{"cmd", "setup"}, {"player", 1}, {"placement", {{"a1", "D"}}}},      // a black square
+      json{{"cmd", "setup"}, {"player", 1}, {"placement", "D"}},
+      json{{"cmd", "setup"}, {"player", 1}, {"arrangement", "no-such"}},
+      json{{"cmd", "setup"}, {"player", 1}},
+      json{{"cmd", "play"}, {"move", "b9-a10"}},
+      json{{"cmd", "ai"}, {"level", 3}, {"nodes", 100}},
+      json{{"cmd", "offer"}, {"player", 0}, {"what", "stalemate"}},
+      json{{"cmd", "ai"}, {"level", 3}, {"player", 1}, {"answer", "stalemate"}}};
+  for (const json& bad : setup_refusals) {
+    const json r = ask(e, bad);
+    EXPECT_FALSE(r["ok"]) << bad;
+    EXPECT_FALSE(r["error"].get<std::string>().empty()) << bad;
+    EXPECT_EQ(ask(e, R"({"cmd":"state"})")["state"], in_setup) << bad;
+  }
+  ASSERT_TRUE(ask(e, R"({"cmd":"setup","player":1,"arrangement":"suggested"})")["ok"]);
+  ASSERT_TRUE(ask(e, R"({"cmd":"play","move":"h7-k4"})")["ok"]);  // a lantern first: the door action is owed
+  const json in_play = ask(e, R"({"cmd":"state"})")["state"];
+  for (const char* bad : {R"({"cmd":"setup","player":0,"arrangement":"suggested"})", R"({"cmd":"play","move":"i6-d9"})",
+                          R"({"cmd":"play","move":"k4-l5"})", R"({"cmd":"play","move":"b9-b10"})",
+                          R"({"cmd":"play","move":"a1-b2"})", R"({"cmd":"play","move":"c10-d9"})",
+                          R"({"cmd":"play","move":"pass"})", R"({"cmd":"play","move":"b9-a10-b11"})",
+                          R"({"cmd":"play","move":"z9-a10"})", R"({"cmd":"perft","depth":9})",
+                          R"({"cmd":"offer","player":2,"what":"stalemate"})", R"({"cmd":"offer","player":0,"what":"draw"})",
+                          R"({"cmd":"ai","level":3,"player":1,"answer":"stalemate"})"}) {
+    const json r = ask(e, bad);
+    EXPECT_FALSE(r["ok"]) << bad;
+    EXPECT_FALSE(r["error"].get<std::string>().empty()) << bad;
+    EXPECT_EQ(ask(e, R"({"cmd":"state"})")["state"], in_play) << bad;
+  }
+  EXPECT_TRUE(ask(e, R"({"cmd":"play","move":"b9-a10"})")["ok"]);  // the door action completes the turn
 }
 
 TEST(EngineProtocol, QuitAndEndOfInputEndTheProcessCleanly) {

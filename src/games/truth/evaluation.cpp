@@ -1,17 +1,188 @@
-// The AI's evaluation of a Truth position, for the player to move, in hundredths of a door.
+// The AI's evaluation of a Truth position, for the player to move, in hundredths of a door. It runs at every
+// leaf of the search: one pass over the pieces and a few short walks along diagonals, no allocation.
+//
+// Each army is scored on its own and the other armies' scores are subtracted (averaged over them with four
+// players). An army's score:
+// - material: the points it has already won, and its living pieces at their score values (a door or lantern
+//   100, a linesman or sentry 500, a guardian 2,000, a lantern-guardian 4,000; the icon nothing, since its
+//   loss ends the game);
+// - icon safety: empty squares beside its icon that an enemy lantern reaches in one slide (a burn next
+//   action), every empty square beside it (an opening), its own pieces beside it (they fill the squares a
+//   lantern would need; a guardian there is a defender), hostile door-role pieces beside it (a ring), a
+//   standing siege and its count;
+// - attack: its lanterns' distance to the enemy icon;
+// - threats: the most its guardians can take with one move (enemy doors, lanterns, linesmen and sentries
+//   beside a square they reach) or its linesmen by jumping an enemy lantern, worth more to the player to move;
+//   its doors with three of four hostile lanterns around (and lanterns with three hostile doors);
+// - mobility: door-role pieces with a move (without one, no turn can be completed).
+// When the player to move can burn an enemy icon with its next action the position is as good as won.
+#include "games/truth/moves.h"
+#include "games/truth/tactics.h"
 #include "games/truth/truth.h"
 
+#include <algorithm>
+
 namespace tabula::truth {
+
+namespace {
+
+using tactics::lanterns_reaching;
+
+constexpr std::array<int, kKinds> kMaterial = {100, 100, 500, 500, 2'000, 0};  // the score values, in hundredths
+constexpr int kLanternGuardianMaterial = 4'000;
+constexpr int kPoint = 100;         // a point already won
+constexpr int kBurnNow = 30'000;    // the player to move burns an icon with its next action
+// Icon safety.
+constexpr int kThreatToMove = 300;  // an empty square beside the icon an enemy lantern reaches, owner to move
+constexpr int kThreatLastAction = 6'000;  // the same when the owner has one action left to answer it
+constexpr int kThreatsLastAction = 6'000; // each further square then: one action seldom closes two
+constexpr int kThreatWaiting = 150; // the same with the enemy to move but unable to slide a lantern now
+constexpr int kOpening = 12;        // an empty square beside the icon
+constexpr int kShield = 15;         // an own piece beside the icon
+constexpr int kDefender = 40;       // an own guardian beside the icon
+constexpr int kRingPiece = 60;      // a hostile door-role piece beside the icon
+constexpr int kRingOfThree = 200;
+constexpr int kSiege = 800;         // a ring closed
+constexpr int kSiegeCount = 1'500;  // per count (two destroy the icon)
+// Attack and threats.
+constexpr int kLanternNear = 6;     // per step closer than 12 to the enemy icon
+constexpr int kThreatShareToMove = 50;  // percent of the best take that counts for the player to move
+constexpr int kThreatShareWaiting = 15;
+constexpr int kEnclosureRisk = 40;  // a door-role piece with three of four hostile lanterns around, or the reverse
+// Mobility.
+constexpr int kMobileDoor = 12;     // per door-role piece with a move, up to kMobileDoorsCounted
+constexpr int kMobileDoorsCounted = 8;
+constexpr int kNoDoorMove = 1'500;
+
+int value_of(const Position& pos, int id) {
+  const Piece& pc = pos.piece(id);
+  return pos.lantern_guardian(id) ? kLanternGuardianMaterial : kMaterial[pc.kind];
+}
+
+bool hostile(const Position& pos, int id, int q) { return pos.piece(id).owner != q; }
+
+// What one move of guardian `id` can take: the enemy doors, lanterns, linesmen and sentries beside the best
+// square it reaches (an ordinary guardian avoids squares beside an enemy icon, where it would die).
+int guardian_take(const Position& pos, int id) {
+  const int q = pos.piece(id).owner;
+  const bool ordinary = !pos.lantern_guardian(id);
+  int best = 0;
+  rules::for_each_destination(pos, id, [&](int to) {
+    int gain = 0;
+    for (int d = 0; d < kDiagonals; ++d) {
+      const int sq = diagonal(to, d);
+      if (sq == kNoSquare) continue;
+      const uint8_t y = pos.board[static_cast<size_t>(sq)];
+      if (y == kNoPiece || y == id || !hostile(pos, y, q)) continue;
+      const Piece& py = pos.piece(y);
+      if (py.kind == kIcon && ordinary) return false;  // contact with an enemy icon destroys it
+      if (py.kind <= kSentry) gain += value_of(pos, y);
+    }
+    best = std::max(best, gain);
+    return false;
+  });
+  return best;
+}
+
+// What a linesman can take by jumping: the most valuable enemy lantern-role piece beside it with an empty
+// square behind.
+int linesman_take(const Position& pos, int id) {
+  const Piece& pc = pos.piece(id);
+  int best = 0;
+  for (int d = 0; d < kDirections; ++d) {
+    const int mid = step(pc.square, d, 1), to = step(pc.square, d, 2);
+    if (to == kNoSquare || pos.board[static_cast<size_t>(to)] != kNoPiece || !is_open(pos.players, to)) continue;
+    const uint8_t y = pos.board[static_cast<size_t>(mid)];
+    if (y != kNoPiece && hostile(pos, y, pc.owner) && pos.lantern_role(y)) best = std::max(best, value_of(pos, y));
+  }
+  return best;
+}
+
+// Whether the door-role or lantern-role piece `id` has three of its four neighbours held by hostile pieces of
+// the role that encloses it (a fourth would take it).
+bool enclosure_risk(const Position& pos, int id) {
+  const Piece& pc = pos.piece(id);
+  const bool door = pos.door_role(id);
+  int around = 0;
+  for (int d = 0; d < kDiagonals; ++d) {
+    const int sq = diagonal(pc.square, d);
+    if (sq == kNoSquare) return false;  // on the edge: never enclosed
+    const uint8_t y = pos.board[static_cast<size_t>(sq)];
+    if (y != kNoPiece && hostile(pos, y, pc.owner) && (door ? pos.lantern_role(y) : pos.door_role(y))) ++around;
+  }
+  return around == 3;
+}
+
+// `to_move`: q is the player to move; it then has 2 - pos.action actions left in its turn.
+int side_value(const Position& pos, int q, bool to_move) {
+  const uint8_t hostile_armies = static_cast<uint8_t>(((1u << pos.players) - 1) & ~(1u << q));
+  int v = pos.scores[static_cast<size_t>(q)] * kPoint;
+
+  // The nearest enemy icon, for the lanterns' approach.
+  int target = kNoSquare;
+  for (int e = 0; e < pos.players && target == kNoSquare; ++e)
+    if (e != q) target = pos.icon_square(e);
+
+  int mobile_doors = 0, door_roles = 0, take = 0;
+  for (int id = q * kArmySize; id < (q + 1) * kArmySize; ++id) {
+    const Piece& pc = pos.piece(id);
+    if (!pc.alive()) continue;
+    v += value_of(pos, id);
+    if (pos.door_role(id)) {
+      ++door_roles;
+      for (int d = 0; d < kDiagonals; ++d) {
+        const int sq = diagonal(pc.square, d);
+        if (sq != kNoSquare && pos.board[static_cast<size_t>(sq)] == kNoPiece) {
+          ++mobile_doors;
+          break;
+        }
+      }
+    }
+    if ((pos.door_role(id) || pos.lantern_role(id)) && enclosure_risk(pos, id)) v -= kEnclosureRisk;
+    if (pos.lantern_role(id) && target != kNoSquare) v += (12 - std::min(distance(pc.square, target), 12)) * kLanternNear;
+    if (pc.kind == kGuardian) take = std::max(take, guardian_take(pos, id));
+    else if (pc.kind == kLinesman) take = std::max(take, linesman_take(pos, id));
+  }
+  v += std::min(mobile_doors, kMobileDoorsCounted) * kMobileDoor;
+  if (mobile_doors == 0 && door_roles > 0) v -= kNoDoorMove;
+  v += take * (to_move ? kThreatShareToMove : kThreatShareWaiting) / 100;
+
+  const int icon = pos.icon_square(q);
+  if (icon == kNoSquare) return v;
+  int ring = 0, threatened = 0;
+  for (int d = 0; d < kDiagonals; ++d) {
+    const int sq = diagonal(icon, d);
+    if (sq == kNoSquare) continue;  // the edge: nothing burns or rings from there
+    const uint8_t y = pos.board[static_cast<size_t>(sq)];
+    if (y != kNoPiece) {
+      if (!hostile(pos, y, q)) v += pos.defender(y) ? kDefender : kShield;
+      else if (pos.door_role(y)) ++ring;
+      continue;
+    }
+    v -= kOpening;
+    uint8_t first;
+    if (lanterns_reaching(pos, sq, hostile_armies, kNoPiece, first) > 0) ++threatened;
+  }
+  if (!to_move) v -= threatened * kThreatWaiting;
+  else if (pos.action == 0) v -= threatened * kThreatToMove;
+  else if (threatened > 0) v -= kThreatLastAction + (threatened - 1) * kThreatsLastAction;
+  v -= ring * kRingPiece + (ring == 3 ? kRingOfThree : 0);
+  const Siege& s = pos.sieges[static_cast<size_t>(q)];
+  if (s.active) v -= kSiege + s.count * kSiegeCount;
+  return v;
+}
+
+}  // namespace
 
 int Truth::evaluate() const {
   const Position& p = pos_;
   const int me = p.to_move;
   int total = 0;
   for (int q = 0; q < p.players; ++q) {
-    int mine = p.scores[static_cast<size_t>(q)] * 100;
-    for (int k = 0; k < kIcon; ++k) mine += p.count[q][k] * kValue[static_cast<size_t>(k)] * 50;
-    total += q == me ? mine : -mine / (p.players - 1);
+    const int v = side_value(p, q, q == me);
+    total += q == me ? v : -v / (p.players - 1);
   }
+  if (tactics::burn_available(p)) total += kBurnNow;
   return total;
 }
 

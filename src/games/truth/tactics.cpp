@@ -1,0 +1,146 @@
+// Cheap static tests for the AI (tactics.h).
+#include "games/truth/tactics.h"
+
+#include <numeric>
+
+namespace tabula::truth::tactics {
+
+namespace {
+
+bool hostile(const Position& pos, int id, int owner) { return pos.piece(id).owner != owner; }
+
+// Whether `y` (an enemy of the mover) would be enclosed once the mover stands on `to` (having left `from`).
+bool encloses(const Position& pos, int y, int mover, int from, int to) {
+  const Piece& py = pos.piece(y);
+  const bool door = pos.door_role(y), lantern = pos.lantern_role(y);
+  if (!(door && pos.lantern_role(mover)) && !(lantern && pos.door_role(mover))) return false;
+  for (int d = 0; d < kDiagonals; ++d) {
+    const int sq = diagonal(py.square, d);
+    if (sq == kNoSquare) return false;  // a piece on the edge cannot be enclosed
+    if (sq == to) continue;             // the mover: hostile, of the needed role
+    if (sq == from) return false;       // left empty by the move
+    const uint8_t z = pos.board[static_cast<size_t>(sq)];
+    if (z == kNoPiece || !hostile(pos, z, py.owner)) return false;
+    if (door ? !pos.lantern_role(z) : !pos.door_role(z)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+int lanterns_reaching(const Position& pos, int sq, uint8_t attackers, uint8_t skip, uint8_t& first) {
+  first = kNoPiece;
+  int n = 0;
+  for (int d = 0; d < kDiagonals; ++d)
+    for (int k = 1; k <= kRay; ++k) {
+      const int s = step(sq, d, k);
+      if (s == kNoSquare) break;
+      const uint8_t y = pos.board[static_cast<size_t>(s)];
+      if (y == kNoPiece) continue;
+      if (pos.obstructs_slide(y)) break;
+      if (y != skip && ((attackers >> pos.piece(y).owner) & 1) && pos.lantern_role(y)) {
+        if (first == kNoPiece) first = y;
+        ++n;
+      }
+    }
+  return n;
+}
+
+bool burn_available(const Position& pos) {
+  if (pos.phase != Phase::play) return false;
+  const int me = pos.to_move;
+  // A lantern is no door: as the second action it may move only once the door action is made.
+  if (pos.action == 1 && !pos.door_action_done) return false;
+  if (pos.count[me][kLantern] == 0 && !(pos.is_transformed(me) && pos.count[me][kGuardian] > 0)) return false;
+  const uint8_t mine = static_cast<uint8_t>(1u << me);
+  for (int q = 0; q < pos.players; ++q) {
+    if (q == me) continue;
+    const int icon = pos.icon_square(q);
+    if (icon == kNoSquare) continue;
+    for (int d = 0; d < kDiagonals; ++d) {
+      const int sq = diagonal(icon, d);
+      if (sq == kNoSquare || pos.board[static_cast<size_t>(sq)] != kNoPiece) continue;
+      uint8_t first;
+      const uint8_t skip = pos.action == 1 ? pos.acted : kNoPiece;
+      if (lanterns_reaching(pos, sq, mine, skip, first) == 0) continue;
+      if (!pos.lantern_guardian(first)) return true;
+      // A lantern-guardian landing beside a defender is intercepted there: look for an ordinary lantern
+      // or a square no defender touches.
+      bool defended = false;
+      for (int e = 0; e < kDiagonals && !defended; ++e) {
+        const int t = diagonal(sq, e);
+        if (t == kNoSquare) continue;
+        const uint8_t z = pos.board[static_cast<size_t>(t)];
+        defended = z != kNoPiece && pos.piece(z).owner == q && pos.defender(z);
+      }
+      if (!defended) return true;
+      for (int e = 0; e < kDiagonals; ++e)
+        for (int k = 1; k <= kRay; ++k) {
+          const int s = step(sq, e, k);
+          if (s == kNoSquare) break;
+          const uint8_t y = pos.board[static_cast<size_t>(s)];
+          if (y == kNoPiece) continue;
+          if (pos.obstructs_slide(y)) break;
+          if (y != skip && pos.piece(y).owner == me && pos.piece(y).kind == kLantern) return true;
+        }
+    }
+  }
+  return false;
+}
+
+bool takes_piece(const Position& pos, Move m) {
+  if (TruthMove::is_pass(m)) return false;
+  const int from = TruthMove::from(m), to = TruthMove::to(m);
+  const uint8_t id = pos.board[static_cast<size_t>(from)];
+  if (id == kNoPiece) return false;
+  if (pos.unread) {
+    // A loaded state is read whole by its next action: play it out on a copy (once, at the root).
+    Position next = pos;
+    int before = 0, after = 0;
+    for (int q = 0; q < pos.players; ++q)
+      if (q != pos.to_move)
+        for (int k = 0; k < kKinds; ++k) before += pos.count[q][k];
+    rules::play(next, m, nullptr);
+    for (int q = 0; q < pos.players; ++q)
+      if (q != pos.to_move)
+        for (int k = 0; k < kKinds; ++k) after += next.count[q][k];
+    return after < before;
+  }
+  const Piece& pc = pos.piece(id);
+  const int me = pc.owner;
+  // Jumps.
+  if (pc.kind == kLinesman) {
+    const int df = (file_of(to) - file_of(from)) / 2, dr = (rank_of(to) - rank_of(from)) / 2;
+    const uint8_t mid = pos.board[static_cast<size_t>(square_of(file_of(from) + df, rank_of(from) + dr))];
+    if (mid != kNoPiece && hostile(pos, mid, me) && pos.lantern_role(mid)) return true;
+  } else if (pc.kind == kSentry) {
+    const int df = file_of(to) - file_of(from), dr = rank_of(to) - rank_of(from);
+    const int g = std::gcd(df < 0 ? -df : df, dr < 0 ? -dr : dr);
+    for (int k = 1; k < g; ++k) {
+      const uint8_t j = pos.board[static_cast<size_t>(square_of(file_of(from) + k * df / g, rank_of(from) + k * dr / g))];
+      if (j != kNoPiece && hostile(pos, j, me) && pos.piece(j).kind != kIcon) return true;
+    }
+  }
+  // Contacts and enclosures at the destination.
+  const bool guardian = pc.kind == kGuardian;
+  const bool lantern = pos.lantern_role(id);
+  const bool lantern_guardian = pos.lantern_guardian(id);
+  const int own_icon = pos.icon_square(me);
+  const bool defender_there = guardian && !lantern_guardian && own_icon != kNoSquare && diagonally_adjacent(own_icon, to);
+  for (int d = 0; d < kDiagonals; ++d) {
+    const int sq = diagonal(to, d);
+    if (sq == kNoSquare) continue;
+    const uint8_t y = pos.board[static_cast<size_t>(sq)];
+    if (y == kNoPiece || y == id || !hostile(pos, y, me)) continue;
+    const Piece& py = pos.piece(y);
+    if (guardian && py.kind <= kSentry) return true;
+    if (pc.kind == kIcon && py.kind == kGuardian && !pos.is_transformed(py.owner)) return true;
+    if (lantern && py.kind == kIcon) return true;
+    if (lantern_guardian && pos.defender(y)) return true;
+    if (defender_there && pos.lantern_guardian(y)) return true;
+    if (encloses(pos, y, id, from, to)) return true;
+  }
+  return false;
+}
+
+}  // namespace tabula::truth::tactics
