@@ -140,6 +140,9 @@ struct GameKind {
   std::function<std::unique_ptr<Game>(const json& state)> from_state;
   // Named setups its arrangement() makes besides "random" (shown by the lobby's setup editors).
   std::vector<std::string> arrangements = {};
+  // Whether the AI extends its search over Game::is_capture at the horizon (quiescence). A game whose
+  // is_capture is costly and whose evaluation reads threats itself may leave it off (docs/ai.md).
+  bool ai_quiescence = true;
 };
 
 // The fields every game's state and observation have (notation.md: game, options, phase, to_move, ply,

@@ -55,6 +55,9 @@ const std::vector<GameKind>& game_kinds() {
           },
           [](const json& state) -> std::unique_ptr<Game> { return truth::Truth::from_state(state); },
           truth::Truth::named_arrangements(),
+          // Truth::is_capture plays the action on a copy, and quiescence asks it of every action at every
+          // horizon node; the evaluation reads burns and takes itself (docs/ai.md, "Truth's captures").
+          /*ai_quiescence=*/false,
       },
   };
   return kinds;
