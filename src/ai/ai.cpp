@@ -27,6 +27,14 @@ LevelPlan level_plan(int level) {
   }
 }
 
+// The game's catalogue entry says whether quiescence is worth its cost there (a game made outside the
+// registry, as in tests, gets it).
+bool quiescence_for(const Game& game) {
+  for (const GameKind& k : game_kinds())
+    if (k.name == game.kind()) return k.ai_quiescence;
+  return true;
+}
+
 // A single move, or the standing-offer question, needs only a rough score: a small fixed budget.
 constexpr uint64_t kSingleMoveNodes = 1'000;
 constexpr uint64_t kOfferNodes = 20'000;
@@ -110,6 +118,7 @@ Choice choose_move(const Game& game, const Limits& given, const std::atomic<bool
   int worlds = game.hidden_information() ? plan.worlds : 1;
   SearchParams params;
   params.max_depth = limits.depth.value_or(plan.max_depth);
+  params.quiescence = quiescence_for(game);
   params.stop = stop;
   params.nodes = limits.nodes;
   params.ms = limits.ms;
@@ -231,6 +240,7 @@ bool accepts_offer(const Game& game, Player player, std::string_view what, const
   const int worlds = game.hidden_information() ? kOfferWorlds : 1;
   SearchParams params;
   params.max_depth = limits.depth.value_or(level_plan(limits.level).max_depth);
+  params.quiescence = quiescence_for(game);
   params.nodes = std::max<uint64_t>(limits.nodes.value_or(kOfferNodes) / static_cast<uint64_t>(worlds), 1);
   Searcher searcher(size_t{1} << 16);
   long long total = 0;

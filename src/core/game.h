@@ -167,6 +167,10 @@ struct GameKind {
   // One entry per player count, in the order of player_counts.
   std::vector<Variant> variants = {};
 
+  // Whether the AI extends its search over Game::is_capture at the horizon (quiescence). A game whose
+  // is_capture is costly and whose evaluation reads threats itself may leave it off (docs/ai.md).
+  bool ai_quiescence = true;
+
   // The variant for `players`, or null when this kind is not played by that many.
   const Variant* variant_for(int players) const;
 };
