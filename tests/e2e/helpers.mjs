@@ -12,6 +12,22 @@ import assert from 'node:assert/strict';
 import { afterEach } from 'node:test';
 import { chromium } from 'playwright-core';
 
+// Every random choice a test makes (which lit piece, which move) comes from one seeded generator, so a failing
+// run can be replayed: E2E_SEED=<n> repeats it. The seed is printed as a TAP comment, which ctest shows with a
+// failure. Only this Node process's Math.random is replaced; the pages in Chromium keep their own.
+export const SEED = Number.parseInt(process.env.E2E_SEED ?? '20261201', 10) >>> 0;
+Math.random = (() => {
+  let a = SEED;
+  return () => {  // mulberry32
+    a = (a + 0x6D2B79F5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+})();
+console.log(`# E2E_SEED=${SEED}`);
+
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const SHOTS = path.join(REPO, 'build', 'e2e-screenshots');
 

@@ -42,6 +42,13 @@ export async function center(page, sq, root = '#board') {
 export async function drag(page, from, to, root = '#board') {
   const a = await center(page, from, root);
   const b = await center(page, to, root);
+  // A press lands on whatever is on top: the battle overlay shown after the other side's attack covers the
+  // middle of the board for a moment, and a drag begun on it never reaches the board (page.click waits for
+  // such overlays by itself; the mouse does not). Wait until the square itself is under the pointer.
+  await page.waitForFunction(({ x, y, sel }) => {
+    const el = document.elementFromPoint(x, y);
+    return !!el && !!el.closest(sel);
+  }, { x: a.x, y: a.y, sel: `${root} [data-square="${from}"]` });
   await page.mouse.move(a.x, a.y);
   await page.mouse.down();
   await page.mouse.move(a.x + (b.x - a.x) * 0.3, a.y + (b.y - a.y) * 0.3, { steps: 4 });
