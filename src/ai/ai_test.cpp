@@ -27,8 +27,9 @@ struct TreeNode {
 
 class TreeGame : public Game {
  public:
-  explicit TreeGame(std::vector<TreeNode> nodes, bool hidden = false)
-      : nodes_(std::make_shared<std::vector<TreeNode>>(std::move(nodes))), hidden_(hidden) {}
+  explicit TreeGame(std::vector<TreeNode> nodes, bool hidden = false, int moves_per_turn = 1)
+      : nodes_(std::make_shared<std::vector<TreeNode>>(std::move(nodes))), hidden_(hidden),
+        moves_per_turn_(moves_per_turn) {}
 
   std::unique_ptr<Game> clone() const override { return std::make_unique<TreeGame>(*this); }
   std::string_view kind() const override { return "tree"; }
@@ -53,6 +54,7 @@ class TreeGame : public Game {
   json state_json() const override { return json{{"node", path_.back()}}; }
   json observation_json(Player) const override { return state_json(); }
   int evaluate() const override { return node().eval; }
+  int moves_per_turn() const override { return moves_per_turn_; }
   uint64_t hash() const override { return 0x9E3779B97F4A7C15ULL * static_cast<uint64_t>(path_.back() + 1); }
   std::unique_ptr<Game> sample_world(Player, Rng&) const override {
     ++*worlds_sampled_;
@@ -65,6 +67,7 @@ class TreeGame : public Game {
   std::shared_ptr<std::vector<TreeNode>> nodes_;
   std::vector<int> path_{0};
   bool hidden_ = false;
+  int moves_per_turn_ = 1;
   std::shared_ptr<int> worlds_sampled_ = std::make_shared<int>(0);
 };
 
@@ -153,6 +156,77 @@ TEST(Search, SameSideMovingTwiceKeepsTheSign) {
   SearchResult r = s.run(g, p);
   EXPECT_EQ(r.best, Move{0});
   EXPECT_EQ(r.score, kWin - 2);
+}
+
+// Two-move turns, as in the Game of Truth: player 0 plays A (node 1) or B (node 2) and a second move, then
+// player 1 two moves. After A's turn 0 is 10 up, after B's even; in the middle of 1's turn B looks 200 up
+// for 0, but 1's second move leaves A's line 50 up and B's 100 down.
+std::vector<TreeNode> two_move_turns_tree() {
+  std::vector<TreeNode> t(9);
+  t[0] = {0, 0, {}, {1, 2}};
+  t[1] = {0, 0, {}, {3}};   // 0's second move after A
+  t[2] = {0, 0, {}, {4}};   // ... after B
+  t[3] = {1, -10, {}, {5}}; // 1 to move after A's turn: 0 is 10 up
+  t[4] = {1, 0, {}, {6}};
+  t[5] = {1, 200, {}, {7}}; // 1 half way through its turn after A
+  t[6] = {1, -200, {}, {8}};
+  t[7] = {0, 50, {}, {}};   // 0 to move again
+  t[8] = {0, -100, {}, {}};
+  return t;
+}
+
+TEST(Search, TwoMoveTurnsAreSearchedWholeTurnsDeep) {
+  Searcher s(1 << 10);
+  SearchParams p;
+  // Three plies would end inside 1's turn and choose B for its half-made position: the search stops at two.
+  p.max_depth = 3;
+  TreeGame g(two_move_turns_tree(), false, /*moves_per_turn=*/2);
+  SearchResult r = s.run(g, p);
+  EXPECT_EQ(r.depth, 2);
+  EXPECT_EQ(r.best, Move{0});
+  EXPECT_EQ(r.score, 10);
+  p.max_depth = 4;
+  r = s.run(g, p);
+  EXPECT_EQ(r.depth, 4);
+  EXPECT_EQ(r.best, Move{0});
+  EXPECT_EQ(r.score, 50);
+  // The same tree taken as one-move turns is searched ply by ply, and the third ply misleads.
+  TreeGame single(two_move_turns_tree());
+  p.max_depth = 3;
+  r = s.run(single, p);
+  EXPECT_EQ(r.depth, 3);
+  EXPECT_EQ(r.best, Move{1});
+}
+
+// Depth 1 prefers A (0 is 30 up), then B (20), then C (10). One ply deeper A loses 100 and B is 15 up;
+// C's answers are many, so a small node budget ends the second iteration inside C.
+TEST(Search, AnUnfinishedIterationThatRefutesTheBestMoveIsUsed) {
+  std::vector<TreeNode> t(7);
+  t[0] = {0, 0, {}, {1, 2, 3}};
+  t[1] = {1, -30, {}, {4}};
+  t[2] = {1, -20, {}, {5}};
+  t[3] = {1, -10, {}, std::vector<int>(20, 6)};
+  t[4] = {0, -100, {}, {}};
+  t[5] = {0, 15, {}, {}};
+  t[6] = {0, 50, {}, {}};
+  TreeGame g(t);
+  Searcher s(1 << 10);
+  SearchParams p;
+  p.max_depth = 2;
+  p.nodes = 12;  // depth 1: 3 moves; depth 2: A and its answer, B and its answer, C and a few of its answers
+  SearchResult r = s.run(g, p);
+  EXPECT_TRUE(r.stopped);
+  EXPECT_EQ(r.depth, 1);
+  EXPECT_EQ(r.best, Move{1});
+  EXPECT_EQ(r.score, 15);
+  EXPECT_EQ(r.equal_best(), std::vector<Move>{Move{1}});
+  // Where the deeper iteration only confirms the best move, the finished one's answer stands.
+  t[4].eval = 40;
+  TreeGame confirmed(t);
+  r = s.run(confirmed, p);
+  EXPECT_EQ(r.depth, 1);
+  EXPECT_EQ(r.best, Move{0});
+  EXPECT_EQ(r.score, 30);
 }
 
 // A capture that loses to a recapture: m0 takes (0 is up 100 for a moment) but 1 takes back more (0 ends

@@ -304,8 +304,12 @@ SearchResult Searcher::run(Game& game, const SearchParams& params) {
 
   const Player me = game.to_move();
   const int max_depth = std::clamp(params.max_depth, 1, kMaxPly - 1);
-  for (int depth = 1; depth <= max_depth; ++depth) {
+  // Whole turns: a game of two-move turns is searched 2, 4, 6... plies deep (one ply deeper would end the
+  // line after the opponent's first move, judged as if it had no second).
+  const int step = std::clamp(game.moves_per_turn(), 1, max_depth);
+  for (int depth = step; depth <= max_depth; depth += step) {
     int best = -kInfinity;
+    int searched = 0;  // root moves scored at this depth, in the order tried
     for (RootScore& r : root) {
       // Moves after the first are searched against best-1, not best: a move that only equals the best
       // then gets its exact score, and equal moves can be told apart from worse ones.
@@ -324,10 +328,27 @@ SearchResult Searcher::run(Game& game, const SearchParams& params) {
         r.pv.insert(r.pv.end(), child.pv.begin(), child.pv.begin() + child.pv_len);
       }
       best = std::max(best, score);
+      ++searched;
     }
     if (aborted_) {
-      // An unfinished iteration proves nothing about the moves it did not reach: keep the last
-      // finished one. Without any, take the best of what was searched.
+      // An unfinished iteration proves nothing about the moves it did not reach, but the moves it did reach
+      // were searched deeper than before, the last iteration's best among them first: when one of them
+      // scores better than that move does now, it is the better move (the deeper search refuted the old
+      // best). Scores summed across worlds need every move at one depth, so they keep the last iteration.
+      if (result.depth > 0 && searched > 0 && !params.exact_root_scores) {
+        const auto done = root.begin() + searched;
+        const auto it = std::max_element(root.begin(), done, [](const RootScore& a, const RootScore& b) {
+          return a.score < b.score;
+        });
+        if (it != root.begin() && it->exact && it->score > root.front().score) {
+          std::stable_sort(root.begin(), done, [](const RootScore& a, const RootScore& b) { return a.score > b.score; });
+          for (auto r = done; r != root.end(); ++r) r->exact = false;  // a shallower depth's scores
+          result.score = root.front().score;
+          result.best = root.front().move;
+          result.pv = root.front().pv;
+          result.root = root;
+        }
+      }
       if (result.depth == 0) {
         const auto it = std::max_element(root.begin(), root.end(),
                                          [](const RootScore& a, const RootScore& b) { return a.score < b.score; });

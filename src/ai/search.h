@@ -1,6 +1,6 @@
 // Game-independent alpha-beta search over the Game interface: negamax with principal variation search,
-// iterative deepening, a transposition table, killer and history move ordering, quiescence search over
-// captures at the horizon, and node/time/stop limits.
+// iterative deepening a whole turn at a time (Game::moves_per_turn), a transposition table, killer and
+// history move ordering, quiescence search over captures at the horizon, and node/time/stop limits.
 //
 // It assumes two players with opposed interests (zero-sum): a position's value for the player to move is
 // minus its value for the other. A move after which the same player is to move again (a Truth turn of
@@ -59,7 +59,9 @@ struct SearchResult {
   int depth = 0;           // last completed iteration (0: none completed; best is then a guess)
   uint64_t nodes = 0;
   std::vector<Move> pv;    // from the root, best first
-  std::vector<RootScore> root;  // every root move, scored at `depth`
+  // Every root move, scored at `depth`; when an unfinished deeper iteration refuted the best move, the moves
+  // it reached first, with their deeper scores, and the rest marked inexact.
+  std::vector<RootScore> root;
   bool stopped = false;    // a limit or the stop flag ended the search before max_depth
   int64_t ms = 0;
   // The root moves whose exact score equals the best score (at least one when depth > 0).

@@ -135,6 +135,9 @@ class Game {
   // position.
   virtual int evaluate() const = 0;
   virtual uint64_t hash() const = 0;
+  // How many moves one player makes in a turn (the Game of Truth: two actions). The search deepens a whole
+  // turn at a time, so its horizon never falls between a player's moves, where the position is half made.
+  virtual int moves_per_turn() const { return 1; }
   // A complete game consistent with everything `viewer` has observed, drawn with rng. The AI searches
   // these worlds, never the true state. Games without hidden information return a copy of themselves.
   virtual std::unique_ptr<Game> sample_world(Player viewer, Rng& rng) const;

@@ -159,6 +159,7 @@ class Truth final : public Game {
   json state_json() const override;
   json observation_json(Player viewer) const override;
   int evaluate() const override;
+  int moves_per_turn() const override { return 2; }
   uint64_t hash() const override { return rules::full_hash(pos_); }
 
   static std::unique_ptr<Truth> from_state(const json& state);
