@@ -66,9 +66,8 @@ const std::vector<GameKind>& game_kinds() {
           true,  // each army's setup, until every army is in
           // Four players are designed in and come with the next issue (docs/rulings.md R9).
           {{2, truth::Truth::named_arrangements(), truth::Options{}.to_json()}},
-          // Truth::is_capture plays the action on a copy, and quiescence asks it of every action at every
-          // horizon node; the evaluation reads burns and takes itself (docs/ai.md, "Truth's captures").
-          /*ai_quiescence=*/false,
+          // Quiescence: Truth::is_capture reads the board (tactics::takes_piece), as cheap as a leaf.
+          /*ai_quiescence=*/true,
       },
   };
   return kinds;

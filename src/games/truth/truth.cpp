@@ -1,6 +1,7 @@
 // The Game of Truth as a Game: setups, actions with undo, offers (the scored-stalemate agreement), ends.
 // The rules themselves are in rules.cpp, the notation and JSON in notation.cpp.
 #include "games/truth/truth.h"
+#include "games/truth/tactics.h"
 
 #include "games/truth/moves.h"
 
@@ -35,17 +36,11 @@ void Truth::undo() {
   undo_.pop_back();
 }
 
-// Whether the action takes a piece: played on a copy (the AI's quiescence asks it of few moves).
+// Whether the action takes an enemy piece, read from the board without playing it (tactics.h): quiescence
+// asks this of every action at every horizon node, where playing each on a copy made searches crawl.
 bool Truth::is_capture(Move m) const {
   if (TruthMove::is_pass(m)) return false;
-  Position next = pos_;
-  int before = 0, after = 0;
-  for (const auto& c : pos_.count)
-    for (int n : c) before += n;
-  rules::play(next, m, nullptr);
-  for (const auto& c : next.count)
-    for (int n : c) after += n;
-  return after < before;
+  return tactics::takes_piece(pos_, m);
 }
 
 void Truth::setup(Player p, const json& placement, EventLog* events) {
