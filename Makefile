@@ -1,5 +1,5 @@
 # Tabula. `make run` installs what is missing, builds and serves; `make test` does the same and runs every test.
-.PHONY: all bootstrap build asan run test bench fuzz clean
+.PHONY: all bootstrap build asan run test quick bench fuzz clean
 
 PORT ?= 8080
 HOST ?= 127.0.0.1
@@ -22,6 +22,11 @@ run: build
 
 test: bootstrap
 	bash scripts/test.sh
+
+# For one's own iterations: the release build and its unit, rules, AI and protocol tests, without the API and
+# browser suites or the sanitizer build (a few minutes instead of twenty).
+quick: build
+	ctest --preset release --exclude-regex '^(api|e2e)[.]'
 
 bench: build
 	./build/release/tabula bench
