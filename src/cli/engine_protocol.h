@@ -3,6 +3,7 @@
 
 #include "core/session.h"
 
+#include <cstdint>
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -17,6 +18,14 @@ class EngineProtocol {
   // Deepest JSON nesting accepted (a deeper document would only exhaust the parser's stack).
   static constexpr int kMaxDepth = 64;
   static constexpr int kMaxPerftDepth = 8;
+  // Most positions one perft request may expand (generate the moves of; perft(d) expands every position fewer
+  // than d plies deep): the depth alone does not bound the work, since the Game of Truth's perft(5) would take
+  // hours where Tigadi's perft(6) takes a second (docs/rulings.md P2).
+  static constexpr uint64_t kMaxPerftExpansions = 10'000'000;
+
+  EngineProtocol() = default;
+  // Tests give perft a smaller budget, to see the refusal without the minutes it takes at the real one.
+  explicit EngineProtocol(uint64_t perft_expansions) : perft_expansions_(perft_expansions) {}
 
   // Answers one request line. Never throws; a refused request changes nothing.
   std::string handle_line(std::string_view line);
@@ -29,6 +38,7 @@ class EngineProtocol {
 
   std::optional<Session> session_;
   bool quit_ = false;
+  uint64_t perft_expansions_ = kMaxPerftExpansions;
 };
 
 // Reads requests until end of input or quit; returns the process status (0).

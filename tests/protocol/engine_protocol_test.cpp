@@ -125,6 +125,23 @@ TEST(EngineProtocol, PerftCountsSequences) {
   EXPECT_EQ(ask(e, R"({"cmd":"state"})")["state"]["ply"], 0);
 }
 
+// P2: the work of one perft request is bounded by the positions it expands, not only by its depth.
+TEST(EngineProtocol, PerftRefusesARequestPastItsBudgetAndChangesNothing) {
+  // Tigadi from the start: perft(d) generates moves in every position fewer than d plies deep, so perft(3)
+  // expands 1 + 24 + 552 = 577 positions and perft(4) 12,721.
+  EngineProtocol e(/*perft_expansions=*/1'000);
+  ask(e, R"({"cmd":"new","game":"tigadi"})");
+  const json before = ask(e, R"({"cmd":"state"})");
+  EXPECT_EQ(ask(e, R"({"cmd":"perft","depth":3})")["nodes"], 12144);
+  json r = ask(e, R"({"cmd":"perft","depth":4})");
+  EXPECT_FALSE(r["ok"]) << r;
+  EXPECT_NE(r["error"].get<std::string>().find("ask for a smaller depth"), std::string::npos) << r;
+  EXPECT_EQ(ask(e, R"({"cmd":"state"})"), before);
+  EXPECT_EQ(ask(e, R"({"cmd":"perft","depth":3})")["nodes"], 12144);
+  // The real budget lets Tigadi's perft(6) through: it expands 1 + 24 + ... + 5,150,880 = 5,418,625 positions.
+  EXPECT_GE(EngineProtocol::kMaxPerftExpansions, 5'418'625u);
+}
+
 TEST(EngineProtocol, AiAnswersALegalMoveDeterministicallyWithANodeBudget) {
   EngineProtocol e;
   ask(e, R"({"cmd":"new","game":"tigadi"})");
