@@ -35,27 +35,6 @@ int nesting_depth(std::string_view s) {
   return worst;
 }
 
-// perft (core/game.h) that gives up once it has expanded `budget` positions. It runs on a copy of the game,
-// so giving up half way leaves nothing to restore.
-uint64_t bounded_perft(Game& g, int depth, uint64_t& budget, uint64_t limit) {
-  if (depth <= 0) return 1;
-  if (g.phase() == Phase::over) return 0;
-  if (budget == 0)
-    fail(ErrorKind::bad_request,
-         "perft: more than " + std::to_string(limit) + " positions to expand; ask for a smaller depth");
-  --budget;
-  MoveList moves;
-  g.legal_moves(moves);
-  if (depth == 1) return static_cast<uint64_t>(moves.size());
-  uint64_t n = 0;
-  for (Move m : moves) {
-    g.apply(m);
-    n += bounded_perft(g, depth - 1, budget, limit);
-    g.undo();
-  }
-  return n;
-}
-
 json error_response(const std::string& message) { return json{{"ok", false}, {"error", message}}; }
 
 Player player_field(const json& request, const Session& s) {
@@ -161,8 +140,11 @@ json EngineProtocol::dispatch(const json& request) {
   if (cmd == "perft") {
     int depth = static_cast<int>(int_field(request, "depth", 0, kMaxPerftDepth));
     auto g = s.game().clone();
-    uint64_t budget = perft_expansions_;
-    return json{{"nodes", bounded_perft(*g, depth, budget, perft_expansions_)}};
+    const std::optional<uint64_t> nodes = perft_within(*g, depth, perft_expansions_);
+    if (!nodes)
+      fail(ErrorKind::bad_request,
+           "perft: more than " + std::to_string(perft_expansions_) + " positions to expand; ask for a smaller depth");
+    return json{{"nodes", *nodes}};
   }
   if (cmd == "ai") {
     // A level's default budget, unless the request names one: "nodes" makes the choice deterministic.

@@ -97,19 +97,40 @@ std::optional<Move> find_legal_move(const Game& g, std::string_view text) {
   return std::nullopt;
 }
 
-uint64_t perft(Game& g, int depth) {
-  if (depth <= 0) return 1;
-  if (g.phase() == Phase::over) return 0;
+namespace {
+
+// perft with a budget of expansions; false once it is spent (the count is then meaningless).
+bool count_sequences(Game& g, int depth, uint64_t& budget, uint64_t& count) {
+  if (depth <= 0) {
+    ++count;
+    return true;
+  }
+  if (g.phase() == Phase::over) return true;
+  if (budget == 0) return false;
+  --budget;
   MoveList moves;
   g.legal_moves(moves);
-  if (depth == 1) return static_cast<uint64_t>(moves.size());
-  uint64_t n = 0;
+  if (depth == 1) {
+    count += static_cast<uint64_t>(moves.size());
+    return true;
+  }
   for (Move m : moves) {
     g.apply(m);
-    n += perft(g, depth - 1);
+    const bool done = count_sequences(g, depth - 1, budget, count);
     g.undo();
+    if (!done) return false;
   }
-  return n;
+  return true;
 }
+
+}  // namespace
+
+std::optional<uint64_t> perft_within(Game& g, int depth, uint64_t max_expansions) {
+  uint64_t count = 0;
+  if (!count_sequences(g, depth, max_expansions, count)) return std::nullopt;
+  return count;
+}
+
+uint64_t perft(Game& g, int depth) { return *perft_within(g, depth, UINT64_MAX); }
 
 }  // namespace tabula

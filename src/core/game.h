@@ -192,5 +192,8 @@ std::optional<Move> find_legal_move(const Game& g, std::string_view text);
 
 // Number of legal move sequences of exactly `depth` plies (a sequence cut short by the end counts 0).
 uint64_t perft(Game& g, int depth);
+// The same, giving up (nullopt) rather than expand more than `max_expansions` positions: perft(d) generates
+// the moves of every position fewer than d plies deep. A request from outside is bounded by this.
+std::optional<uint64_t> perft_within(Game& g, int depth, uint64_t max_expansions);
 
 }  // namespace tabula
