@@ -88,7 +88,9 @@ Limits default_limits(int level) {
   switch (l.level) {
     case 1: break;                       // random: no budget
     case 2: l.nodes = 2'000; break;      // depth 2 at most (level_plan), and few nodes
-    case 3: l.ms = 200; break;
+    // 350 ms: what the Game of Truth's level 3 was measured with against level 2 (75,000 nodes, about 340 ms
+    // an action on the 2-core test machine; docs/strength.md), under the half second an action may take.
+    case 3: l.ms = 350; break;
     case 4: l.ms = 1'000; break;
     default: l.ms = 3'000; break;
   }
