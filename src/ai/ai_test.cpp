@@ -23,6 +23,7 @@ struct TreeNode {
   std::optional<Result> result;
   std::vector<int> children;
   bool capture = false;  // the move into this node takes a piece (Game::is_capture)
+  bool hidden = false;   // the position here hides information (besides a game hidden throughout)
 };
 
 class TreeGame : public Game {
@@ -34,7 +35,7 @@ class TreeGame : public Game {
   std::unique_ptr<Game> clone() const override { return std::make_unique<TreeGame>(*this); }
   std::string_view kind() const override { return "tree"; }
   int num_players() const override { return 2; }
-  bool hidden_information() const override { return hidden_; }
+  bool hidden_information() const override { return hidden_ || node().hidden; }
   Phase phase() const override { return node().result ? Phase::over : Phase::play; }
   Player to_move() const override { return node().to_move; }
   int ply() const override { return static_cast<int>(path_.size()) - 1; }
@@ -474,6 +475,24 @@ TEST(ChooseMove, HiddenInformationSearchesSampledWorlds) {
   t[2] = {1, -30, {}, {}};
   TreeGame h(t, true);
   EXPECT_EQ(choose_move(h, nodes_limits(4, 3000, 5)).move, "m1");
+}
+
+// Whether to search sampled worlds is the position's to say as it stands (Truth hides its armies in setup and
+// nothing in play), not the game's once and for all.
+TEST(ChooseMove, SampledWorldsFollowThePositionAsItStands) {
+  std::vector<TreeNode> t(5);
+  t[0] = {0, 0, {}, {1, 2}, false, /*hidden=*/true};
+  t[1] = {1, 0, {}, {3, 4}};
+  t[2] = {1, 0, {}, {3, 4}};
+  t[3] = {0, 10, {}, {}};
+  t[4] = {0, -10, {}, {}};
+  TreeGame g(t);
+  EXPECT_EQ(choose_move(g, nodes_limits(3, 3000, 5)).info["worlds"], 8);
+  g.apply(Move{0}, nullptr);
+  ASSERT_FALSE(g.hidden_information());
+  const int before = g.worlds_sampled();
+  EXPECT_EQ(choose_move(g, nodes_limits(3, 3000, 5)).info["worlds"], 1);
+  EXPECT_EQ(g.worlds_sampled(), before + 1);
 }
 
 TEST(AcceptsOffer, AcceptsOnlyWhenNotBetter) {
