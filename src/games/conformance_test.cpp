@@ -507,6 +507,9 @@ void Conformance::play_game(uint64_t seed) {
   Session s = Session::create(GetParam().kind, GetParam().options);
   const int n = s.num_players();
   const int max_steps = kSanitized ? 60 : 40 + static_cast<int>(rng_.below(160));
+  // One game in four with a setup phase ends in it (a resignation), before any army is in or after some.
+  const bool resign_in_setup = rng_.below(4) == 0;
+  const int resign_after = static_cast<int>(rng_.below(static_cast<uint64_t>(n)));
   check_position(s);
   for (int step = 0; step < max_steps && !s.over() && !::testing::Test::HasFailure(); ++step) {
     SCOPED_TRACE("step " + std::to_string(step) + " (" + std::to_string(s.actions().size()) + " actions)");
@@ -518,15 +521,15 @@ void Conformance::play_game(uint64_t seed) {
       expect_refused(s, [&](Session& x) { x.setup(n, json::object()); }, "a setup for no seat", ErrorKind::bad_request);
       expect_refused(s, [&](Session& x) { x.setup(0, json("nonsense")); }, "a nonsense placement");
       expect_refused(s, [&](Session& x) { x.play("pass"); }, "a move in setup", ErrorKind::conflict);
-      // A seat sets up (or sets up again, which every seat may until the last army is in); rarely, one resigns.
+      // A seat sets up (or sets up again, which every seat may until the last army is in), or one resigns.
       std::vector<Player> waiting;
       for (Player p = 0; p < n; ++p)
         if (!placements_.count(p)) waiting.push_back(p);
       const uint64_t roll = rng_.below(100);
-      if (roll < 3) {
+      if (resign_in_setup && static_cast<int>(placements_.size()) == resign_after) {
         s.offer(static_cast<Player>(rng_.below(static_cast<uint64_t>(n))), "resign");
       } else {
-        const Player p = roll < 12 && !placements_.empty() ? placements_.begin()->first
+        const Player p = roll < 10 && !placements_.empty() ? placements_.begin()->first
                                                            : waiting[static_cast<size_t>(rng_.below(waiting.size()))];
         const std::vector<std::string>& named = variant_->arrangements;
         const std::string name = !named.empty() && rng_.below(4) == 0 ? named[static_cast<size_t>(rng_.below(named.size()))]
