@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import assert from 'node:assert/strict';
-import { REPO, apiJson, newPage } from './helpers.mjs';
+import { REPO, apiJson, createAndOpen, newPage } from './helpers.mjs';
 
 export const FILES = 'abcdefghi';
 export const SQUARES = [];
@@ -23,15 +23,7 @@ export async function createFacet(page, base, { side = '0', opponent = 'ai:1', m
   // Seat 0 is "Me" by default; the opponent goes to the other seat, then the side choice moves them.
   await page.selectOption('#seat-1', opponent);
   if (opponent !== 'me') await page.check(`#side-${side}`);
-  if (opponent === 'open') {
-    await page.click('#create');
-    await page.waitForSelector('#created:not(.hidden) #go');
-    await Promise.all([page.waitForURL(/\/game\.html\?id=/), page.click('#go')]);
-  } else {
-    await Promise.all([page.waitForURL(/\/game\.html\?id=/), page.click('#create')]);
-  }
-  const id = new URL(page.url()).searchParams.get('id');
-  const tokens = await page.evaluate((id) => JSON.parse(localStorage.getItem(`tabula:game:${id}`)).tokens, id);
+  const { id, tokens } = await createAndOpen(page, { open: opponent === 'open' });
   // A fog hot seat opens on the hand-over screen, with the board hidden.
   await page.waitForSelector('#board [data-square="e5"], #handover:not(.hidden)');
   return { id, tokens };

@@ -252,3 +252,23 @@ export async function playRandomMove(page, { onCapture } = {}) {
   }
   return clicks;
 }
+
+// After a game's options and seats are set in the lobby: creates it and opens its page (with an open seat the
+// lobby first shows the invite link, then the way to the game). Returns the game's id and this browser's tokens.
+export async function createAndOpen(page, { open = false } = {}) {
+  if (open) {
+    await page.click('#create');
+    await page.waitForSelector('#created:not(.hidden) #go');
+    await Promise.all([page.waitForURL(/\/game\.html\?id=/), page.click('#go')]);
+  } else {
+    await Promise.all([page.waitForURL(/\/game\.html\?id=/), page.click('#create')]);
+  }
+  const id = new URL(page.url()).searchParams.get('id');
+  const tokens = await page.evaluate((id) => JSON.parse(localStorage.getItem(`tabula:game:${id}`)).tokens, id);
+  return { id, tokens };
+}
+
+// Pieces on a board (or a setup editor) that marks them with data-piece: square -> piece.
+export async function pieces(page, root = '#board') {
+  return page.$$eval(`${root} [data-square][data-piece]`, els => Object.fromEntries(els.map(e => [e.dataset.square, e.dataset.piece])));
+}

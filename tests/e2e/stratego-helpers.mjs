@@ -2,6 +2,9 @@
 // `[data-square]` cells with `data-piece` ("0J", "1?") and `data-lit` ("select", "target", "attack").
 
 import assert from 'node:assert/strict';
+import { createAndOpen } from './helpers.mjs';
+
+export { pieces } from './helpers.mjs';
 
 export const NAMES = ['Marshal', 'General', 'Colonel', 'Major', 'Captain', 'Lieutenant', 'Sergeant', 'Miner', 'Scout', 'Spy', 'Bomb', 'Flag'];
 
@@ -15,22 +18,7 @@ export async function createStratego(page, base, { seats = ['me', 'ai:1'], memor
   if (memoryAid) await page.check('#options [data-opt="memory_aid"]');
   if (maxPlies !== null) await page.fill('#options [data-opt="max_plies"]', String(maxPlies));
   for (let i = 0; i < seats.length; i++) await page.selectOption(`#seat-${i}`, seats[i]);
-  if (seats.includes('open')) {
-    // The lobby first shows the invite link, then the way to the game.
-    await page.click('#create');
-    await page.waitForSelector('#created:not(.hidden) #go');
-    await Promise.all([page.waitForURL(/\/game\.html\?id=/), page.click('#go')]);
-  } else {
-    await Promise.all([page.waitForURL(/\/game\.html\?id=/), page.click('#create')]);
-  }
-  const id = new URL(page.url()).searchParams.get('id');
-  const tokens = await page.evaluate((id) => JSON.parse(localStorage.getItem(`tabula:game:${id}`)).tokens, id);
-  return { id, tokens };
-}
-
-// Pieces on the board (or in the setup editor): square -> piece.
-export async function pieces(page, root = '#board') {
-  return page.$$eval(`${root} [data-square][data-piece]`, els => Object.fromEntries(els.map(e => [e.dataset.square, e.dataset.piece])));
+  return createAndOpen(page, { open: seats.includes('open') });
 }
 
 export async function center(page, sq, root = '#board') {

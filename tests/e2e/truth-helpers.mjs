@@ -5,7 +5,9 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { screenshot } from './helpers.mjs';
+import { createAndOpen, screenshot } from './helpers.mjs';
+
+export { pieces } from './helpers.mjs';
 
 export const KIND_NAMES = { D: 'door', L: 'lantern', N: 'linesman', S: 'sentry', G: 'guardian', I: 'icon' };
 const FILES = 'abcdefghijklmnopq';
@@ -29,21 +31,7 @@ export async function createTruth(page, base, { seats = ['me', 'ai:1'], name = '
   await page.fill('#name', name);
   await page.waitForSelector('#options [data-opt="max_plies"]');
   for (let i = 0; i < seats.length; i++) await page.selectOption(`#seat-${i}`, seats[i]);
-  if (seats.includes('open')) {
-    await page.click('#create');
-    await page.waitForSelector('#created:not(.hidden) #go');
-    await Promise.all([page.waitForURL(/\/game\.html\?id=/), page.click('#go')]);
-  } else {
-    await Promise.all([page.waitForURL(/\/game\.html\?id=/), page.click('#create')]);
-  }
-  const id = new URL(page.url()).searchParams.get('id');
-  const tokens = await page.evaluate((id) => JSON.parse(localStorage.getItem(`tabula:game:${id}`)).tokens, id);
-  return { id, tokens };
-}
-
-// Pieces on the board (or in the setup editor): square -> piece.
-export async function pieces(page, root = '#board') {
-  return page.$$eval(`${root} [data-square][data-piece]`, els => Object.fromEntries(els.map(e => [e.dataset.square, e.dataset.piece])));
+  return createAndOpen(page, { open: seats.includes('open') });
 }
 
 export async function lit(page, kind, root = '#board') {
