@@ -7,6 +7,7 @@
 // battle events whose outcome the server already decided.
 import { svg, h as html } from '../dom.js';
 import { wireSquareInput } from './square-input.js';
+import { randomInt, shuffle, savedSetups } from './setup-common.js';
 
 const FILES = 'abcdefghij';
 export const LAKES = ['c5', 'd5', 'c6', 'd6', 'g5', 'h5', 'g6', 'h6'];
@@ -622,15 +623,6 @@ function describe(piece, seat) {
 
 const ALL_LETTERS = [...KIND_ORDER].flatMap(k => Array(KINDS[k].count).fill(k));
 
-function randomInt(n) {
-  // Uniform in [0, n) from the cryptographic source, without modulo bias.
-  const buf = new Uint32Array(1);
-  const limit = Math.floor(0x100000000 / n) * n;
-  for (;;) {
-    crypto.getRandomValues(buf);
-    if (buf[0] < limit) return buf[0] % n;
-  }
-}
 
 // A random legal placement for `player`: every piece on a random home square, except that the Flag
 // goes on the back rank (legal anywhere, sensible there).
@@ -640,10 +632,7 @@ export function randomPlacement(player) {
   const flagSq = back[randomInt(back.length)];
   const rest = squares.filter(sq => sq !== flagSq);
   const letters = ALL_LETTERS.filter(k => k !== 'F');
-  for (let i = letters.length - 1; i > 0; i--) {
-    const j = randomInt(i + 1);
-    [letters[i], letters[j]] = [letters[j], letters[i]];
-  }
+  shuffle(letters);
   const out = { [flagSq]: 'F' };
   rest.forEach((sq, i) => { out[sq] = letters[i]; });
   return out;
@@ -672,13 +661,7 @@ export const forPlayer = (placement0, player) => (player === 0 ? normalize(place
 export const toPlayer0 = (placement, player) => (player === 0 ? normalize(placement)
   : Object.fromEntries(Object.entries(normalize(placement)).map(([sq, k]) => [rotate(sq), k])));
 
-export function loadSaved() {
-  try {
-    const v = JSON.parse(localStorage.getItem(SETUPS_KEY) || '{}');
-    return v && typeof v === 'object' && !Array.isArray(v) ? v : {};
-  } catch { return {}; }
-}
-function storeSaved(all) { localStorage.setItem(SETUPS_KEY, JSON.stringify(all)); }
+const saved = savedSetups(SETUPS_KEY);
 
 class SetupEditor {
   // ctx: { seat, kind (the /api/games/kinds entry), submit(placement) -> Promise, onHint(text) }
@@ -768,7 +751,7 @@ class SetupEditor {
   }
 
   fillSaved() {
-    const names = Object.keys(loadSaved()).sort();
+    const names = Object.keys(saved.load()).sort();
     this.el.saved.replaceChildren(...names.map(n => html('option', { value: n }, n)));
     this.tools.querySelector('[data-role="saved-group"]').classList.toggle('hidden', !names.length);
   }
@@ -800,9 +783,9 @@ class SetupEditor {
     if (what === 'save') {
       const name = this.el.name.value.trim();
       if (!name) { this.el.name.focus(); return this.say('', 'Give the setup a name first.'); }
-      const all = loadSaved();
+      const all = saved.load();
       all[name] = toPlayer0(this.placement, this.seat);
-      storeSaved(all);
+      saved.store(all);
       this.fillSaved();
       this.el.saved.value = name;
       this.el.name.value = '';
@@ -810,16 +793,16 @@ class SetupEditor {
     }
     if (what === 'load') {
       const n = this.el.saved.value;
-      const all = loadSaved();
+      const all = saved.load();
       if (n && all[n]) this.use(all[n], { label: `“${n}”` });
       return;
     }
     if (what === 'delete') {
       const n = this.el.saved.value;
-      const all = loadSaved();
+      const all = saved.load();
       if (!n || !all[n]) return;
       delete all[n];
-      storeSaved(all);
+      saved.store(all);
       this.fillSaved();
       return this.say(`Deleted “${n}”.`);
     }

@@ -11,6 +11,7 @@
 import { svg, h as html } from '../dom.js';
 import { api, loadTokens } from '../api.js';
 import { wireSquareInput } from './square-input.js';
+import { randomInt, shuffle, savedSetups } from './setup-common.js';
 
 const FILES = 'abcdefghijklmnopq';
 const NF = 17;
@@ -702,22 +703,6 @@ function legend(seat = 0) {
 
 const ALL_LETTERS = [...KIND_ORDER].flatMap(k => Array(KINDS[k].count).fill(k));
 
-function randomInt(n) {
-  // Uniform in [0, n) from the cryptographic source, without modulo bias.
-  const buf = new Uint32Array(1);
-  const limit = Math.floor(0x100000000 / n) * n;
-  for (;;) {
-    crypto.getRandomValues(buf);
-    if (buf[0] < limit) return buf[0] % n;
-  }
-}
-function shuffle(a) {
-  for (let i = a.length - 1; i > 0; i--) {
-    const j = randomInt(i + 1);
-    [a[i], a[j]] = [a[j], a[i]];
-  }
-  return a;
-}
 
 // A random placement for `player`: the icon in the back three ranks, the guardians and sentries within
 // the icon's range (so they can move), the rest anywhere on the own white squares.
@@ -756,13 +741,7 @@ const normalize = (placement) => Object.fromEntries(Object.entries(placement || 
 
 // Saved arrangements: {name: {side, placement}}. The two territories are not alike (Ivory's has 76 white
 // squares, Jade's 77), so an arrangement is kept for the side it was made for.
-export function loadSaved() {
-  try {
-    const v = JSON.parse(localStorage.getItem(SETUPS_KEY) || '{}');
-    return v && typeof v === 'object' && !Array.isArray(v) ? v : {};
-  } catch { return {}; }
-}
-function storeSaved(all) { localStorage.setItem(SETUPS_KEY, JSON.stringify(all)); }
+const saved = savedSetups(SETUPS_KEY);
 
 class SetupEditor {
   // ctx: { seat, kind (the /api/games/kinds entry), submit(placement) -> Promise, onHint(text) }
@@ -855,7 +834,7 @@ class SetupEditor {
   }
 
   fillSaved() {
-    const all = loadSaved();
+    const all = saved.load();
     const names = Object.keys(all).filter(n => all[n] && all[n].side === this.seat).sort();
     this.el.saved.replaceChildren(...names.map(n => html('option', { value: n }, n)));
     this.tools.querySelector('[data-role="saved-group"]').classList.toggle('hidden', !names.length);
@@ -888,9 +867,9 @@ class SetupEditor {
     if (what === 'save') {
       const n = this.el.name.value.trim();
       if (!n) { this.el.name.focus(); return this.say('', 'Give the arrangement a name first.'); }
-      const all = loadSaved();
+      const all = saved.load();
       all[n] = { side: this.seat, placement: { ...this.placement } };
-      storeSaved(all);
+      saved.store(all);
       this.fillSaved();
       this.el.saved.value = n;
       this.el.name.value = '';
@@ -898,16 +877,16 @@ class SetupEditor {
     }
     if (what === 'load') {
       const n = this.el.saved.value;
-      const all = loadSaved();
+      const all = saved.load();
       if (n && all[n]) this.use(all[n].placement, `“${n}”`);
       return;
     }
     if (what === 'delete') {
       const n = this.el.saved.value;
-      const all = loadSaved();
+      const all = saved.load();
       if (!n || !all[n]) return;
       delete all[n];
-      storeSaved(all);
+      saved.store(all);
       this.fillSaved();
       return this.say(`Deleted “${n}”.`);
     }
