@@ -249,9 +249,16 @@ bool accepts_offer(const Game& game, Player player, std::string_view what, const
   for (int w = 0; w < worlds; ++w) {
     std::unique_ptr<Game> world = game.sample_world(player, rng);
     params.seed = rng.next();
-    const SearchResult r = searcher.run(*world, params);
-    // The search scores for the player to move; the offer may be answered on the other player's turn.
-    const int for_player = world->to_move() == player ? r.score : -r.score;
+    // The search scores for the player to move; the offer may be answered on another player's turn. With two
+    // players the other's score is its negation; with more, the search (paranoid, rooted at the player to
+    // move) says nothing of a third player's prospects, so that player's static evaluation answers.
+    int for_player;
+    if (world->to_move() == player || world->num_players() == 2) {
+      const SearchResult r = searcher.run(*world, params);
+      for_player = world->to_move() == player ? r.score : -r.score;
+    } else {
+      for_player = world->evaluate_for(player);
+    }
     total += vote_value(for_player);
   }
   return total <= 0;

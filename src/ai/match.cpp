@@ -19,11 +19,12 @@ double MatchResult::a_score() const {
 
 // Wilson score interval at 95%, treating a draw as half a win: unlike the normal approximation it stays
 // inside [0, 1] and is sensible at scores near 0% or 100%, which is where level matches end up.
-std::pair<double, double> MatchResult::a_score_interval() const {
-  const double n = games();
+std::pair<double, double> MatchResult::a_score_interval() const { return interval(a_score(), games()); }
+
+std::pair<double, double> MatchResult::interval(double p, int games) {
+  const double n = games;
   if (n == 0) return {0.0, 1.0};
   const double z = 1.96;
-  const double p = a_score();
   const double denom = 1 + z * z / n;
   const double centre = (p + z * z / (2 * n)) / denom;
   const double half = z * std::sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom;
@@ -36,8 +37,9 @@ MatchResult play_match(const MatchConfig& config, const std::function<void(int g
     std::optional<Session> made;
     made.emplace(Session::create(config.game, config.options));
     const int players = made->num_players();
-    // a takes the even seats in even games and the odd seats in odd ones, so both sides play each colour.
-    auto is_a = [&](Player p) { return (p % 2 == 0) == (g % 2 == 0); };
+    // Two players: a takes the even seat in even games and the odd one in odd games, so both sides play each
+    // colour. More: a takes one seat, each in turn, and b the others.
+    auto is_a = [&](Player p) { return players == 2 ? (p % 2 == 0) == (g % 2 == 0) : p == g % players; };
 
     // Every game's randomness comes from config.seed + g, so a game can be replayed on its own.
     Rng game_rng(config.seed + static_cast<uint64_t>(g));
@@ -79,15 +81,27 @@ MatchResult play_match(const MatchConfig& config, const std::function<void(int g
     }
     total.plies += plies;
 
+    // A shared victory is a win for every winner; with two players both cannot win, so a game is a's win,
+    // b's win or a draw as before.
     const Result& r = *s.game().result();
     const bool a_won = std::any_of(r.winners.begin(), r.winners.end(), is_a);
     const bool b_won = std::any_of(r.winners.begin(), r.winners.end(), [&](Player p) { return !is_a(p); });
-    if (a_won && !b_won)
+    if (a_won)
       ++total.a_wins;
-    else if (b_won && !a_won)
+    else if (b_won)
       ++total.b_wins;
     else
       ++total.draws;
+    for (Player p = 0; p < players; ++p) {
+      const bool won = std::find(r.winners.begin(), r.winners.end(), p) != r.winners.end();
+      if (is_a(p)) {
+        ++total.a_seats;
+        total.a_seat_wins += won;
+      } else {
+        ++total.b_seats;
+        total.b_seat_wins += won;
+      }
+    }
     if (progress) progress(g, total);
   }
   return total;

@@ -17,11 +17,12 @@ constexpr int kTTMoveScore = 1 << 30;
 constexpr int kKillerScore[2] = {1 << 29, 1 << 28};
 constexpr int kHistoryMax = 1 << 24;  // history is halved when an entry reaches this
 
-// The value of a finished game for `mover`, the player who made the last move, `ply` plies from the root.
-int terminal_score(const Result& r, Player mover, int ply, int num_players) {
+// The value of a finished game for the searching player `root`, `ply` plies from the root: a win when it is
+// among the winners (alone or shared), a loss when it is not, nothing for a draw.
+int result_value(const Result& r, Player root, int ply, int num_players) {
   if (r.winners.empty() || static_cast<int>(r.winners.size()) >= num_players) return 0;
-  const bool mover_won = std::find(r.winners.begin(), r.winners.end(), mover) != r.winners.end();
-  return mover_won ? kWin - ply : -(kWin - ply);
+  const bool won = std::find(r.winners.begin(), r.winners.end(), root) != r.winners.end();
+  return won ? kWin - ply : -(kWin - ply);
 }
 
 // Win scores count plies from the root; the table stores them counted from the node so that an entry
@@ -114,6 +115,11 @@ void Searcher::store(uint64_t key, int depth, int score, Bound bound, Move move,
   e->bound = bound;
 }
 
+int Searcher::evaluate_here() const {
+  const int v = game_->evaluate_for(root_);
+  return game_->to_move() == root_ ? v : -v;
+}
+
 bool Searcher::out_of_budget() {
   if (aborted_) return true;
   if (params_->nodes && nodes_ >= *params_->nodes) return true;
@@ -138,23 +144,26 @@ void Searcher::order_moves(Frame& f, Move tt_move, bool has_tt_move, Player me, 
   }
 }
 
-// The value, for `mover`, of the position just reached by mover's move.
+// The value, for `mover`'s side, of the position just reached by mover's move.
 int Searcher::child_value(Player mover, int depth, int alpha, int beta, int ply) {
   frames_[ply].pv_len = 0;
   if (out_of_budget()) {
     aborted_ = true;
     return 0;
   }
-  if (game_->phase() == Phase::over) return terminal_score(*game_->result(), mover, ply, game_->num_players());
-  if (game_->to_move() == mover) return negamax(depth, alpha, beta, ply);
+  if (game_->phase() == Phase::over) {
+    const int v = result_value(*game_->result(), root_, ply, game_->num_players());
+    return same_side(mover, root_) ? v : -v;
+  }
+  if (same_side(game_->to_move(), mover)) return negamax(depth, alpha, beta, ply);
   return -negamax(depth, -beta, -alpha, ply);
 }
 
-// The value of the current position (in play) for the player to move, within (alpha, beta).
+// The value of the current position (in play) for the side to move, within (alpha, beta).
 int Searcher::negamax(int depth, int alpha, int beta, int ply) {
   Frame& f = frames_[ply];
   f.pv_len = 0;
-  if (ply >= kMaxPly - 1) return game_->evaluate();
+  if (ply >= kMaxPly - 1) return evaluate_here();
   if (depth <= 0) return quiesce(depth, alpha, beta, ply);
 
   // No line from here ends sooner than a win on the next ply, nor later than the root's horizon.
@@ -180,7 +189,7 @@ int Searcher::negamax(int depth, int alpha, int beta, int ply) {
 
   game_->legal_moves(f.moves);
   // Games list a pass when a player is stuck, so this is only a guard.
-  if (f.moves.empty()) return game_->evaluate();
+  if (f.moves.empty()) return evaluate_here();
   const Player me = game_->to_move();
   order_moves(f, tt_move, has_tt_move, me, ply);
 
@@ -249,7 +258,7 @@ int Searcher::negamax(int depth, int alpha, int beta, int ply) {
 int Searcher::quiesce(int depth, int alpha, int beta, int ply) {
   Frame& f = frames_[ply];
   f.pv_len = 0;
-  const int stand_pat = game_->evaluate();
+  const int stand_pat = evaluate_here();
   if (!params_->quiescence || depth <= -kMaxQuiescencePlies || ply >= kMaxPly - 1) return stand_pat;
   if (stand_pat >= beta) return stand_pat;
   alpha = std::max(alpha, stand_pat);
@@ -282,6 +291,7 @@ SearchResult Searcher::run(Game& game, const SearchParams& params) {
   clear();
   game_ = &game;
   params_ = &params;
+  root_ = game.to_move();
   nodes_ = 0;
   aborted_ = false;
 

@@ -2,10 +2,14 @@
 // iterative deepening a whole turn at a time (Game::moves_per_turn), a transposition table, killer and
 // history move ordering, quiescence search over captures at the horizon, and node/time/stop limits.
 //
-// It assumes two players with opposed interests (zero-sum): a position's value for the player to move is
-// minus its value for the other. A move after which the same player is to move again (a Truth turn of
-// two actions, a pass-less double move) keeps the sign. The 4-player Game of Truth will need a paranoid
-// or max-n search; until then it is searched as "me against whoever moves next", which is only a guess.
+// It is a paranoid search (Sturtevant and Korf, 2000): the player to move at the root is one side, every
+// other player the other, and the other side is assumed to play together against it. Every position is
+// scored for the root player (Game::evaluate_for) and a value is negated whenever the side to move changes,
+// so the search is negamax over two sides. With two players that is exactly minimax; with four (the Game of
+// Truth) it lets alpha-beta prune as it does with two, where max-n could hardly prune at all, at the price
+// of fearing coalitions that seldom form. A move after which the same side is to move again (a Truth turn
+// of two actions) keeps the sign. A finished game is a win for the root player when it is among the
+// winners, alone or sharing the victory.
 #pragma once
 
 #include "core/game.h"
@@ -89,6 +93,9 @@ class Searcher {
   static void extend_pv(Frame& f, Move m, const Frame& child);
   int quiesce(int depth, int alpha, int beta, int ply);
   int child_value(Player mover, int depth, int alpha, int beta, int ply);
+  // The static value of the current position for the side to move.
+  int evaluate_here() const;
+  bool same_side(Player a, Player b) const { return (a == root_) == (b == root_); }
   void order_moves(Frame& f, Move tt_move, bool has_tt_move, Player me, int ply);
   bool out_of_budget();
   void clear();
@@ -109,6 +116,7 @@ class Searcher {
 
   Game* game_ = nullptr;
   const SearchParams* params_ = nullptr;
+  Player root_ = 0;  // the searching player: one side; everyone else is the other
   uint64_t nodes_ = 0;
   bool aborted_ = false;
   std::chrono::steady_clock::time_point start_;

@@ -1,6 +1,7 @@
 #include "ai/match.h"
 #include "cli/commands.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <string>
@@ -81,9 +82,11 @@ int selfplay_command(const SelfplayArgs& args) {
         const std::string outcome = so_far.a_wins > last.a_wins   ? "a (level " + std::to_string(args.level_a) + ") won"
                                     : so_far.b_wins > last.b_wins ? "b (level " + std::to_string(args.level_b) + ") won"
                                                                   : std::string("draw");
-        std::fprintf(stderr, "game %d/%d: %s in %lld plies, a moving first: %s; so far %d-%d-%d, %.0f s\n", game + 1,
-                     args.games, outcome.c_str(), so_far.plies - last.plies, game % 2 == 0 ? "yes" : "no",
-                     so_far.a_wins, so_far.draws, so_far.b_wins, seconds());
+        const int players = (so_far.a_seats + so_far.b_seats) / std::max(so_far.games(), 1);
+        const int a_seat = players == 2 ? game % 2 : game % players;
+        std::fprintf(stderr, "game %d/%d: %s in %lld plies, a in seat %d; so far %d-%d-%d, %.0f s\n", game + 1,
+                     args.games, outcome.c_str(), so_far.plies - last.plies, a_seat, so_far.a_wins, so_far.draws,
+                     so_far.b_wins, seconds());
         std::fflush(stderr);
       }
       last = so_far;
@@ -93,10 +96,23 @@ int selfplay_command(const SelfplayArgs& args) {
     return 1;
   }
 
-  const auto [lo, hi] = r.a_score_interval();
-  std::printf("level %d vs level %d: %d wins, %d draws, %d losses (score %s, 95%% CI %s\u2013%s) over %d games\n",
-              args.level_a, args.level_b, r.a_wins, r.draws, r.b_wins, percent(r.a_score()).c_str(),
-              percent(lo).c_str(), percent(hi).c_str(), r.games());
+  if (r.b_seats == r.a_seats) {
+    const auto [lo, hi] = r.a_score_interval();
+    std::printf("level %d vs level %d: %d wins, %d draws, %d losses (score %s, 95%% CI %s\u2013%s) over %d games\n",
+                args.level_a, args.level_b, r.a_wins, r.draws, r.b_wins, percent(r.a_score()).c_str(),
+                percent(lo).c_str(), percent(hi).c_str(), r.games());
+  } else {
+    // One a seat against several b seats: each side's share of the seats it held that won (a shared victory
+    // is a win for every winner), so that one a seat compares with one b seat.
+    const auto [alo, ahi] = ai::MatchResult::interval(r.a_win_rate(), r.a_seats);
+    const auto [blo, bhi] = ai::MatchResult::interval(r.b_win_rate(), r.b_seats);
+    std::printf("level %d (one seat) vs level %d (%d seats): level %d won %d of %d games (%s, 95%% CI %s\u2013%s); "
+                "a level %d seat won %d of %d (%s, 95%% CI %s\u2013%s); %d games without a winner\n",
+                args.level_a, args.level_b, r.b_seats / std::max(r.games(), 1), args.level_a, r.a_seat_wins, r.a_seats,
+                percent(r.a_win_rate()).c_str(), percent(alo).c_str(), percent(ahi).c_str(), args.level_b,
+                r.b_seat_wins, r.b_seats, percent(r.b_win_rate()).c_str(), percent(blo).c_str(), percent(bhi).c_str(),
+                r.draws);
+  }
   std::fflush(stdout);
   if (!args.quiet) {
     auto per_move = [](long long total, long long moves) { return moves ? static_cast<double>(total) / moves : 0.0; };

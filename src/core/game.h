@@ -134,6 +134,10 @@ class Game {
   // ever called on a world from sample_world (the AI's search runs on nothing else). hash() identifies the
   // position.
   virtual int evaluate() const = 0;
+  // The same score for player `who`, whoever is to move. The default serves two players with opposed
+  // interests (what is good for one is as bad for the other); a game of more players overrides it (the
+  // search of more than two players is paranoid: it scores every position for the searching player).
+  virtual int evaluate_for(Player who) const { return who == to_move() ? evaluate() : -evaluate(); }
   virtual uint64_t hash() const = 0;
   // How many moves one player makes in a turn (the Game of Truth: two actions). The search deepens a whole
   // turn at a time, so its horizon never falls between a player's moves, where the position is half made.

@@ -55,7 +55,7 @@ const std::vector<GameKind>& game_kinds() {
       GameKind{
           "truth",
           "The Game of Truth",
-          {2},
+          {2, 4},
           truth::Options{}.to_json(),
           {1, 2, 3, 4, 5},
           [](const json& options) -> std::unique_ptr<Game> {
@@ -64,8 +64,8 @@ const std::vector<GameKind>& game_kinds() {
           [](const json& state) -> std::unique_ptr<Game> { return truth::Truth::from_state(state); },
           truth::Truth::named_arrangements(),
           true,  // each army's setup, until every army is in
-          // Four players are designed in and come with the next issue (docs/rulings.md R9).
-          {{2, truth::Truth::named_arrangements(), truth::Options{}.to_json()}},
+          {{2, truth::Truth::named_arrangements(), truth::Options{}.to_json()},
+           {4, truth::Truth::named_arrangements(), truth::Options{4}.to_json()}},
           // Quiescence: Truth::is_capture reads the board (tactics::takes_piece), as cheap as a leaf.
           /*ai_quiescence=*/true,
       },

@@ -586,8 +586,8 @@ TEST(EngineProtocolTruth, TheAiPlaysBothActionsOfATurnDeterministicallyWithANode
 
 TEST(EngineProtocolTruth, RefusalsChangeNothing) {
   EngineProtocol e;
-  EXPECT_FALSE(ask(e, R"({"cmd":"new","game":"truth","options":{"players":4}})")["ok"]);
   EXPECT_FALSE(ask(e, R"({"cmd":"new","game":"truth","options":{"players":3}})")["ok"]);
+  EXPECT_FALSE(ask(e, R"({"cmd":"new","game":"truth","options":{"players":5}})")["ok"]);
   EXPECT_FALSE(ask(e, R"({"cmd":"new","game":"truth","options":{"fog":true}})")["ok"]);
   ASSERT_TRUE(ask(e, R"({"cmd":"new","game":"truth"})")["ok"]);
   ASSERT_TRUE(ask(e, R"({"cmd":"setup","player":0,"arrangement":"suggested"})")["ok"]);

@@ -3,6 +3,8 @@
 #include "games/truth/truth.h"
 
 #include <algorithm>
+#include <array>
+#include <string_view>
 #include <vector>
 
 namespace tabula::truth {
@@ -11,8 +13,50 @@ bool setup_square(int players, int p, int sq) {
   return sq >= 0 && sq < kSquares && is_open(players, sq) && in_territory(players, p, sq);
 }
 
+namespace {
+
+// The four-player suggested arrangement, one for every army, drawn in the army's own quadrant seen from its
+// corner: x counts files from the board's outer edge (0) to file i's side (7), y ranks from the back (0) to
+// the front (8), which faces the army of the same half across the middle rank (Ivory and Indigo in the west,
+// Ember and Jade in the east). Only doors stand on the front, with gaps, so two fronts meet door to door (a
+// door does nothing to a door) and every front door can step forward at once; file i keeps the east and
+// west quadrants two files apart, out of contact, and the column beside it is a wall of doors. A lantern
+// crosses everything but doors and icons, and the other quadrants' lanterns stand on long diagonals across
+// file i: so every diagonal neighbour of the icon holds one of its own pieces (its two guardians, as
+// defenders, and two doors behind it), and no lantern can land beside it until those move. The sentries
+// stand within the icon's range.
+json suggested_four(int p) {
+  static const std::array<std::string_view, 9> rows = {
+      // x: 01234567
+      "..D.D...",  // y 0: the icon's back diagonals, closed
+      "...I....",  // y 1: the icon, every diagonal neighbour its own piece
+      "..G.G...",  // y 2: the guardians beside it
+      ".L.N.L.D",  // y 3
+      "DLSDNDSD",  // y 4
+      "NLNLSLND",  // y 5
+      "LDLDLDLD",  // y 6
+      ".D.D.D.D",  // y 7
+      "D.D.D.D.",  // y 8: the front, doors only
+  };
+
+  json placement = json::object();
+  for (int y = 0; y < 9; ++y)
+    for (int x = 0; x < 8; ++x) {
+      const char c = rows[static_cast<size_t>(y)][static_cast<size_t>(x)];
+      if (c != '.') placement[square_name(quadrant_square(p, x, y))] = std::string(1, c);
+    }
+  return placement;
+}
+
+}  // namespace
+
+int quadrant_square(int p, int x, int y) {
+  const bool west = p == 0 || p == 3, south = p == 0 || p == 2;
+  return square_of(west ? x : kFiles - 1 - x, south ? y + 1 : kRanks - y);
+}
+
 json suggested_arrangement(int players, int p) {
-  if (players != 2) fail(ErrorKind::bad_request, "the four-player suggested arrangements come with the four-player game");
+  if (players == 4) return suggested_four(p);
   // The suggested arrangements, rank by rank from the front: letters for the open squares of that rank,
   // west to east. The two armies' open squares differ (Ivory's front rank 9 has eight, Jade's rank 10
   // nine), so each is drawn for its own squares. Within reach of the other army both keep only doors, which

@@ -118,10 +118,11 @@ int side_value(const Position& pos, int q, bool to_move) {
   const uint8_t hostile_armies = static_cast<uint8_t>(((1u << pos.players) - 1) & ~(1u << q));
   int v = pos.scores[static_cast<size_t>(q)] * kPoint;
 
-  // The nearest enemy icon, for the lanterns' approach.
-  int target = kNoSquare;
-  for (int e = 0; e < pos.players && target == kNoSquare; ++e)
-    if (e != q) target = pos.icon_square(e);
+  // The enemy icons, for the lanterns' approach (each lantern counts its nearest).
+  std::array<int, kMaxPlayers> targets{};
+  int n_targets = 0;
+  for (int e = 0; e < pos.players; ++e)
+    if (e != q && pos.icon_stands(e)) targets[static_cast<size_t>(n_targets++)] = pos.icon_square(e);
 
   int mobile_doors = 0, door_roles = 0, take = 0;
   for (int id = q * kArmySize; id < (q + 1) * kArmySize; ++id) {
@@ -139,7 +140,11 @@ int side_value(const Position& pos, int q, bool to_move) {
       }
     }
     if ((pos.door_role(id) || pos.lantern_role(id)) && enclosure_risk(pos, id)) v -= kEnclosureRisk;
-    if (pos.lantern_role(id) && target != kNoSquare) v += (12 - std::min(distance(pc.square, target), 12)) * kLanternNear;
+    if (pos.lantern_role(id) && n_targets > 0) {
+      int nearest = 12;
+      for (int t = 0; t < n_targets; ++t) nearest = std::min(nearest, distance(pc.square, targets[static_cast<size_t>(t)]));
+      v += (12 - nearest) * kLanternNear;
+    }
     if (pc.kind == kGuardian) take = std::max(take, guardian_take(pos, id));
     else if (pc.kind == kLinesman) take = std::max(take, linesman_take(pos, id));
   }
@@ -174,15 +179,23 @@ int side_value(const Position& pos, int q, bool to_move) {
 
 }  // namespace
 
-int Truth::evaluate() const {
+int Truth::evaluate() const { return evaluate_for(pos_.to_move); }
+
+// For `who`: its army's score less the others' (their average with four players). A burn the player to move
+// can make with its next action decides the game: it is won for the mover; for anyone else it is lost when
+// it is their icon that burns and, with four players, won (shared) when it is another's, since the mover
+// wins too by burning it.
+int Truth::evaluate_for(Player who) const {
   const Position& p = pos_;
-  const int me = p.to_move;
   int total = 0;
   for (int q = 0; q < p.players; ++q) {
-    const int v = side_value(p, q, q == me);
-    total += q == me ? v : -v / (p.players - 1);
+    const int v = side_value(p, q, q == p.to_move);
+    total += q == who ? v : -v / (p.players - 1);
   }
-  if (tactics::burn_available(p)) total += kBurnNow;
+  if (const uint8_t burnable = tactics::burnable_icons(p)) {
+    if (who == p.to_move) total += kBurnNow;
+    else total += (burnable >> who) & 1 ? -kBurnNow : kBurnNow;
+  }
   return total;
 }
 

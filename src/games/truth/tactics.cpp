@@ -46,46 +46,57 @@ int lanterns_reaching(const Position& pos, int sq, uint8_t attackers, uint8_t sk
   return n;
 }
 
-bool burn_available(const Position& pos) {
-  if (pos.phase != Phase::play) return false;
+uint8_t burnable_icons(const Position& pos) {
+  if (pos.phase != Phase::play) return 0;
   const int me = pos.to_move;
   // A lantern is no door: as the second action it may move only once the door action is made.
-  if (pos.action == 1 && !pos.door_action_done) return false;
-  if (pos.count[me][kLantern] == 0 && !(pos.is_transformed(me) && pos.count[me][kGuardian] > 0)) return false;
+  if (pos.action == 1 && !pos.door_action_done) return 0;
+  if (pos.count[me][kLantern] == 0 && !(pos.is_transformed(me) && pos.count[me][kGuardian] > 0)) return 0;
   const uint8_t mine = static_cast<uint8_t>(1u << me);
+  uint8_t out = 0;
   for (int q = 0; q < pos.players; ++q) {
     if (q == me) continue;
     const int icon = pos.icon_square(q);
     if (icon == kNoSquare) continue;
-    for (int d = 0; d < kDiagonals; ++d) {
+    const uint8_t bit = static_cast<uint8_t>(1u << q);
+    for (int d = 0; d < kDiagonals && !(out & bit); ++d) {
       const int sq = diagonal(icon, d);
       if (sq == kNoSquare || pos.board[static_cast<size_t>(sq)] != kNoPiece) continue;
       uint8_t first;
       const uint8_t skip = pos.action == 1 ? pos.acted : kNoPiece;
       if (lanterns_reaching(pos, sq, mine, skip, first) == 0) continue;
-      if (!pos.lantern_guardian(first)) return true;
-      // A lantern-guardian landing beside a defender is intercepted there: look for an ordinary lantern
-      // or a square no defender touches.
+      if (!pos.lantern_guardian(first)) {
+        out |= bit;
+        continue;
+      }
+      // A lantern-guardian landing beside a defender (of any army but the mover's) is intercepted there:
+      // look for an ordinary lantern or a square no defender touches.
       bool defended = false;
       for (int e = 0; e < kDiagonals && !defended; ++e) {
         const int t = diagonal(sq, e);
         if (t == kNoSquare) continue;
         const uint8_t z = pos.board[static_cast<size_t>(t)];
-        defended = z != kNoPiece && pos.piece(z).owner == q && pos.defender(z);
+        defended = z != kNoPiece && pos.piece(z).owner != me && pos.defender(z);
       }
-      if (!defended) return true;
-      for (int e = 0; e < kDiagonals; ++e)
+      if (!defended) {
+        out |= bit;
+        continue;
+      }
+      for (int e = 0; e < kDiagonals && !(out & bit); ++e)
         for (int k = 1; k <= kRay; ++k) {
           const int s = step(sq, e, k);
           if (s == kNoSquare) break;
           const uint8_t y = pos.board[static_cast<size_t>(s)];
           if (y == kNoPiece) continue;
           if (pos.obstructs_slide(y)) break;
-          if (y != skip && pos.piece(y).owner == me && pos.piece(y).kind == kLantern) return true;
+          if (y != skip && pos.piece(y).owner == me && pos.piece(y).kind == kLantern) {
+            out |= bit;
+            break;
+          }
         }
     }
   }
-  return false;
+  return out;
 }
 
 bool takes_piece(const Position& pos, Move m) {

@@ -19,10 +19,11 @@ constexpr bool diagonally_adjacent(int a, int b) {
 // the first one found in `first` (kNoPiece when none).
 int lanterns_reaching(const Position& pos, int sq, uint8_t attackers, uint8_t skip, uint8_t& first);
 
-// Whether the player to move can burn an enemy icon with its next action: a lantern-role piece that may
-// act now reaches an empty square beside an enemy icon (a lantern-guardian not onto a square touching a
+// The enemy icons the player to move can burn with its next action (bit per owner): a lantern-role piece
+// that may act now reaches an empty square beside the icon (a lantern-guardian not onto a square touching a
 // defender, where it would be intercepted).
-bool burn_available(const Position& pos);
+uint8_t burnable_icons(const Position& pos);
+inline bool burn_available(const Position& pos) { return burnable_icons(pos) != 0; }
 
 // Whether the action (legal here, not a pass) takes an enemy piece, by the cheap tests that find what an
 // action can take: a linesman crossing an enemy lantern, a sentry leaping over an enemy piece other than an

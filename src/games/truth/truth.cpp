@@ -7,13 +7,18 @@
 
 namespace tabula::truth {
 
+std::string territory_words(int players, int p) {
+  if (players == 2) return p == 0 ? "its own territory (ranks 1 to 9)" : "its own territory (ranks 10 to 18)";
+  const bool west = p == 0 || p == 3, south = p == 0 || p == 2;
+  return std::string("its own quadrant (files ") + (west ? "a to h" : "j to q") + ", ranks " +
+         (south ? "1 to 9" : "10 to 18") + ")";
+}
+
 namespace {
 std::string kind_plural(int k) { return k == kLinesman ? "linesmen" : std::string(kind_name(k)) + "s"; }
 }  // namespace
 
 Truth::Truth(const Options& options) : options_(options) {
-  if (options.players != 2)
-    fail(ErrorKind::bad_request, "the four-player Game of Truth is not playable yet: use \"players\": 2");
   pos_.players = static_cast<uint8_t>(options.players);
   pos_.max_plies = options.max_plies;
   undo_.reserve(64);  // the search's depth: apply never allocates within it
@@ -56,8 +61,8 @@ void Truth::setup(Player p, const json& placement, EventLog* events) {
     if (sq == kNoSquare) fail(ErrorKind::illegal, "\"" + it.key() + "\" is not a square of the board");
     if (!is_open(pos_.players, sq)) fail(ErrorKind::illegal, it.key() + " is a black square: no piece stands there");
     if (!setup_square(pos_.players, p, sq))
-      fail(ErrorKind::illegal, std::string(player_name(p)) + " sets up in its own territory " +
-                                   (p == 0 ? "(ranks 1 to 9)" : "(ranks 10 to 18)") + ", not on " + it.key());
+      fail(ErrorKind::illegal, std::string(player_name(p)) + " sets up in " + territory_words(pos_.players, p) +
+                                   ", not on " + it.key());
     const std::string letter = it->is_string() ? it->get<std::string>() : std::string();
     const int k = letter.size() == 1 ? kind_of_letter(letter[0]) : -1;
     if (k < 0) fail(ErrorKind::illegal, "the piece on " + it.key() + " must be one of the letters D L N S G I (no player digit)");
@@ -93,11 +98,13 @@ json Truth::arrangement(Player p, std::string_view name, uint64_t seed) const {
 json Truth::ai_arrangement(Player p, uint64_t seed) const {
   const json suggested = arrangement(p, "suggested", 0);
   if (seed % 2 == 0) return suggested;
-  // The mirror image across file i keeps every square's colour (file f and 16 - f have the same parity).
+  // Two players: the mirror image across file i keeps every square's colour (file f and 16 - f have the same
+  // parity). Four: the mirror image within the quadrant (files a-h or j-q reversed) keeps the front a door row.
   json mirrored = json::object();
   for (auto it = suggested.begin(); it != suggested.end(); ++it) {
-    const int sq = parse_square(it.key());
-    mirrored[square_name(square_of(kFiles - 1 - file_of(sq), rank_of(sq)))] = *it;
+    const int sq = parse_square(it.key()), f = file_of(sq);
+    const int mirror_file = pos_.players == 2 ? kFiles - 1 - f : f < 8 ? 7 - f : 25 - f;
+    mirrored[square_name(square_of(mirror_file, rank_of(sq)))] = *it;
   }
   return mirrored;
 }

@@ -1,7 +1,7 @@
 // The Game of Truth (shared/rules/truth-browser-edition.txt, the manuscript, shared/spec/rulings.md): blind
 // setups revealed together, turns of a door action and one other action, the six movements, jump attacks,
 // contacts, enclosures, burning, interception, sieges, the endgame transformation, and the ends by icon loss
-// and by score. Two players are wired; every structure is sized and written for four.
+// and by score, for two players or four.
 //
 // A position is one plain struct (`Position`, about 1 KB): the board of piece ids, the pieces, the turn, the
 // sieges, the scores and the Zobrist hash. The rules are free functions over it (rules.cpp), so the first
@@ -20,7 +20,7 @@ namespace tabula::truth {
 inline constexpr uint8_t kNoPiece = 0xFF;
 
 struct Options {
-  int players = 2;         // 2 or 4 (4 is the next issue: refused until wired)
+  int players = 2;         // 2 (the checkered board, halves) or 4 (every square open, corner quadrants)
   int max_plies = 2000;    // digital safeguard: the game ends by score after this many turns
   static Options from_json(const json& options);  // GameError(bad_request) on unknown keys or bad values
   json to_json() const;
@@ -149,8 +149,8 @@ class Truth final : public Game {
 
   void setup(Player p, const json& placement, EventLog* events) override;
   json arrangement(Player p, std::string_view name, uint64_t seed) const override;
-  // An AI seat sets up with the suggested arrangement or its mirror image (from the seed): random
-  // arrangements may lose pieces at the start.
+  // An AI seat sets up with the suggested arrangement or its mirror image (from the seed; across file i for
+  // two players, within the army's quadrant for four): random arrangements may lose pieces at the start.
   json ai_arrangement(Player p, uint64_t seed) const override;
   void offer(Player p, std::string_view what, EventLog* events) override;
   bool offer_stands(std::string_view what, Player player) const override;
@@ -159,6 +159,7 @@ class Truth final : public Game {
   json state_json() const override;
   json observation_json(Player viewer) const override;
   int evaluate() const override;
+  int evaluate_for(Player who) const override;
   int moves_per_turn() const override { return 2; }
   uint64_t hash() const override { return rules::full_hash(pos_); }
 
@@ -181,5 +182,10 @@ json suggested_arrangement(int players, int p);
 json random_arrangement(int players, int p, uint64_t seed);
 // The squares of p's setup: open squares of its territory.
 bool setup_square(int players, int p, int sq);
+// Four players: the square x files from the board's outer edge and y ranks from the back of army p's
+// quadrant (x 0..7, y 0..8; y 8 is its front on the middle rank).
+int quadrant_square(int p, int x, int y);
+// Where army p sets up, in words ("ranks 1 to 9", "its quadrant, files a to h and ranks 1 to 9").
+std::string territory_words(int players, int p);
 
 }  // namespace tabula::truth

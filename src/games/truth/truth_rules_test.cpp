@@ -2137,13 +2137,17 @@ TEST(TruthStalemate, NoAgreementBeforePlayBegins) {
   EXPECT_EQ(s.state().at("stalemate_agreed"), json::array());
 }
 
-// Contract: "players 2 or 4; only 2 is wired in this issue, 4 is refused by `create` with a clear error".
-TEST(TruthOptions, FourPlayersAreRefusedWithAClearErrorUntilWired) {
-  try {
-    Session::create("truth", {{"players", 4}});
-    ADD_FAILURE() << "a 4-player game was created";
-  } catch (const GameError& e) {
-    EXPECT_FALSE(std::string(e.what()).empty());
+// Rulings: "Players: 2-player … 4-player …"; any other count is refused with a clear error.
+TEST(TruthOptions, TwoOrFourPlayersAndNoOtherCount) {
+  EXPECT_EQ(Session::create("truth", {{"players", 4}}).num_players(), 4);
+  EXPECT_EQ(Session::create("truth", {{"players", 2}}).num_players(), 2);
+  for (int n : {0, 1, 3, 5}) {
+    try {
+      Session::create("truth", {{"players", n}});
+      ADD_FAILURE() << "a " << n << "-player game was created";
+    } catch (const GameError& e) {
+      EXPECT_NE(std::string(e.what()).find("players"), std::string::npos) << e.what();
+    }
   }
 }
 
