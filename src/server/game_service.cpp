@@ -111,15 +111,17 @@ GameService::GameService(Storage& storage, AiScheduler scheduler, Config config)
         seat.type = js.at("type").get<std::string>();
         if (js.contains("name") && js["name"].is_string()) seat.name = js["name"].get<std::string>();
         if (js.contains("level") && js["level"].is_number_integer()) seat.level = js["level"].get<int>();
+        if (js.contains("handed_from") && js["handed_from"].is_string()) seat.handed_from = js["handed_from"].get<std::string>();
         seats.push_back(std::move(seat));
       }
       for (const auto& [i, token_hash] : sg.token_hashes)
         if (i >= 0 && i < static_cast<int>(seats.size())) seats[static_cast<size_t>(i)].token_hash = token_hash;
       for (const Seat& seat : seats)
-        if (seat.type == "human" && seat.token_hash.empty()) throw std::runtime_error("a human seat has no token");
+        if ((seat.type == "human" || seat.handed_from == "human") && seat.token_hash.empty())
+          throw std::runtime_error("a human seat has no token");
       json public_options = s.observation(kSpectator).value("options", json::object());
-      Live live{sg.id, sg.created_at, next_order_++, std::move(seats), std::move(s), std::move(public_options),
-                {}, std::nullopt, std::nullopt, std::nullopt, {}};
+      Live live{sg.id, sg.created_at, next_order_++, std::move(seats), sg.creator_hash, std::move(s),
+                std::move(public_options), {}, std::nullopt, std::nullopt, std::nullopt, {}};
       games_.emplace(sg.id, std::move(live));
     } catch (const std::exception& e) {
       log_line("storage: game " + sg.id + " (" + sg.kind + ") could not be restored and is skipped: " + e.what());
@@ -183,7 +185,19 @@ json GameService::seats_json(const Live& g) {
     out.push_back(json{{"seat", i},
                        {"type", s.type},
                        {"name", s.name ? json(*s.name) : json(nullptr)},
-                       {"level", s.level ? json(*s.level) : json(nullptr)}});
+                       {"level", s.level ? json(*s.level) : json(nullptr)},
+                       {"handed", !s.handed_from.empty()}});
+  }
+  return out;
+}
+
+json GameService::stored_seats(const std::vector<Seat>& seats) {
+  json out = json::array();
+  for (const Seat& s : seats) {
+    json js{{"type", s.type}, {"name", s.name ? json(*s.name) : json(nullptr)},
+            {"level", s.level ? json(*s.level) : json(nullptr)}};
+    if (!s.handed_from.empty()) js["handed_from"] = s.handed_from;
+    out.push_back(std::move(js));
   }
   return out;
 }
@@ -351,25 +365,23 @@ json GameService::create(const json& body) {
   sg.options = record.value("options", json::object());
   sg.start = record.value("start", json(nullptr));
   sg.created_at = now_iso8601();
-  for (const Seat& s : seats) {
-    json js{{"type", s.type}, {"name", s.name ? json(*s.name) : json(nullptr)},
-            {"level", s.level ? json(*s.level) : json(nullptr)}};
-    sg.seats.push_back(js);
-  }
+  sg.seats = stored_seats(seats);
+  const std::string creator = secure_random_hex(16);  // told in the answer only, like the seats' tokens
+  sg.creator_hash = sha256_hex(creator);
   for (size_t i = 0; i < seats.size(); ++i)
     if (!seats[i].token_hash.empty()) sg.token_hashes.emplace_back(static_cast<int>(i), seats[i].token_hash);
   for (const json& a : session.actions()) sg.actions.push_back(a);
 
   json public_options = session.observation(kSpectator).value("options", json::object());
-  Live live{id, sg.created_at, next_order_, std::move(seats), std::move(session), std::move(public_options),
-            {}, std::nullopt, std::nullopt, std::nullopt, {}};
+  Live live{id, sg.created_at, next_order_, std::move(seats), sg.creator_hash, std::move(session),
+            std::move(public_options), {}, std::nullopt, std::nullopt, std::nullopt, {}};
   sg.status = status_of(live);
   storage_.insert_game(sg);  // StorageError: nothing was created
   ++next_order_;
   Live& g = games_.emplace(id, std::move(live)).first->second;
   log_line("game " + id + " created (" + kind->name + ")");
   advance(g);
-  return json{{"id", id}, {"tokens", tokens}, {"seats", seats_json(g)}};
+  return json{{"id", id}, {"tokens", tokens}, {"creator", creator}, {"seats", seats_json(g)}};
 }
 
 json GameService::game_view(const Live& g, Player viewer) const {
@@ -445,11 +457,7 @@ json GameService::join(std::string_view id, const json& body) {
   s.token_hash = sha256_hex(token);
   std::swap(g.seats, seats);  // the new seats, for the stored JSON and status
   try {
-    json stored = json::array();
-    for (const Seat& x : g.seats)
-      stored.push_back(json{{"type", x.type}, {"name", x.name ? json(*x.name) : json(nullptr)},
-                            {"level", x.level ? json(*x.level) : json(nullptr)}});
-    storage_.join_seat(g.id, stored, seat, g.seats[static_cast<size_t>(seat)].token_hash, status_of(g));
+    storage_.join_seat(g.id, stored_seats(g.seats), seat, g.seats[static_cast<size_t>(seat)].token_hash, status_of(g));
   } catch (...) {
     std::swap(g.seats, seats);  // back as it was
     throw;
@@ -463,7 +471,68 @@ GameService::SeatAction GameService::seat_action(std::string_view id, const Toke
   Live& g = find(id);
   Player seat = require_seat(g, token);
   if (!body.is_object()) fail(ErrorKind::bad_request, "expected a JSON object");
+  if (!g.seats[static_cast<size_t>(seat)].handed_from.empty())
+    fail(ErrorKind::conflict, "the AI plays this seat now: the game's creator handed it over (and may give it back)");
   return {g, seat};
+}
+
+json GameService::hand_seat(std::string_view id, const Token& token, std::string_view seat_text, const json& body) {
+  Live& g = find(id);
+  if (!token) fail(ErrorKind::unauthorized, "handing a seat over needs the creator's token (Authorization: Bearer <token>)");
+  // The digest is compared in constant time, like a seat's; games made before creators existed have none.
+  if (g.creator_hash.empty() || !constant_time_equal(sha256_hex(*token), g.creator_hash))
+    fail(ErrorKind::unauthorized, "only the game's creator may hand a seat over");
+  if (!body.is_object()) fail(ErrorKind::bad_request, "expected a JSON object");
+  const int n = static_cast<int>(g.seats.size());
+  int seat = -1;
+  if (!seat_text.empty() && seat_text.size() <= 2 &&
+      std::all_of(seat_text.begin(), seat_text.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    seat = std::stoi(std::string(seat_text));
+  if (seat < 0 || seat >= n) fail(ErrorKind::bad_request, "this game's seats are 0 to " + std::to_string(n - 1));
+  if (g.session.over()) fail(ErrorKind::conflict, "the game is over");
+  const std::string type = string_field(body, "type");
+
+  std::vector<Seat> seats = g.seats;
+  Seat& s = seats[static_cast<size_t>(seat)];
+  if (type == "ai") {
+    if (s.type == "ai" && s.handed_from.empty())
+      fail(ErrorKind::conflict, "seat " + std::to_string(seat) + " is the AI's since the game was made");
+    int level = 3;
+    if (const json* lv = find_field(body, "level"); lv && !lv->is_null())
+      level = static_cast<int>(int_field(body, "level", ai::kMinLevel, ai::kMaxLevel));
+    const auto& levels = game_kind(g.session.kind()).ai_levels;
+    if (!levels.empty() && std::find(levels.begin(), levels.end(), level) == levels.end())
+      fail(ErrorKind::bad_request, "this game has no AI level " + std::to_string(level));
+    if (s.handed_from.empty()) s.handed_from = s.type;
+    s.type = "ai";
+    s.level = level;
+    if (s.handed_from == "open") s.name = "AI level " + std::to_string(level);
+  } else if (type == "human") {
+    if (s.handed_from.empty()) fail(ErrorKind::conflict, "seat " + std::to_string(seat) + " is not handed to the AI");
+    s.type = s.handed_from;
+    s.handed_from.clear();
+    s.level.reset();
+    if (s.type == "open") s.name.reset();
+  } else {
+    fail(ErrorKind::bad_request, "a seat is handed to \"ai\" (with a level) or back to \"human\"");
+  }
+  std::swap(g.seats, seats);  // the new seats, for the stored JSON and the status
+  try {
+    storage_.set_seats(g.id, stored_seats(g.seats), status_of(g));
+  } catch (...) {
+    std::swap(g.seats, seats);  // back as it was
+    throw;
+  }
+  log_line("game " + g.id + ": seat " + std::to_string(seat) + (type == "ai" ? " handed to the AI" : " given back"));
+  // A search for a seat given back is dropped when it returns (its seat is no longer the AI's).
+  if (type == "human") g.ai_move_version.reset();
+  notify(g, {});
+  // An offer standing for the seat now gets the AI's answer, as if it had just been made.
+  if (type == "ai" && status_of(g) == "playing")
+    for (const char* what : {"draw", "stalemate"})
+      if (g.session.game().offer_stands(what, seat)) schedule_ai_offer_answers(g, kSpectator, what);
+  advance(g);
+  return json{{"seats", seats_json(g)}};
 }
 
 // The game's own rules (through Session) refuse what its phase does not allow, a finished game included.
@@ -587,8 +656,10 @@ ai::Limits GameService::limits_for(int level) const {
   return limits;
 }
 
+// A seat handed to the AI still counts as a person's: the creator may give it back, so the game is neither
+// adjudicated as AI-only nor moved to the background lane.
 bool GameService::has_human(const Live& g) {
-  return std::any_of(g.seats.begin(), g.seats.end(), [](const Seat& s) { return s.type != "ai"; });
+  return std::any_of(g.seats.begin(), g.seats.end(), [](const Seat& s) { return s.type != "ai" || !s.handed_from.empty(); });
 }
 
 void GameService::advance(Live& g) {
@@ -643,6 +714,7 @@ void GameService::schedule_ai_move(Live& g) {
         live.ai_move_version.reset();
         const Game& now = live.session.game();
         if (live.session.actions().size() != version || now.phase() != Phase::play || now.to_move() != p) return;
+        if (live.seats[static_cast<size_t>(p)].type != "ai") return;  // given back to its person meanwhile
         std::vector<std::string> legal = live.session.legal();
         std::string mv = choice.move;
         if (std::find(legal.begin(), legal.end(), mv) == legal.end()) {
@@ -663,7 +735,8 @@ void GameService::schedule_ai_move(Live& g) {
 void GameService::schedule_ai_offer_answers(Live& g, Player offerer, const std::string& what) {
   std::vector<std::pair<Player, int>> answerers;  // seat, level
   for (size_t i = 0; i < g.seats.size(); ++i)
-    if (g.seats[i].type == "ai" && static_cast<Player>(i) != offerer)
+    if (g.seats[i].type == "ai" && static_cast<Player>(i) != offerer &&
+        g.session.game().offer_stands(what, static_cast<Player>(i)))
       answerers.emplace_back(static_cast<Player>(i), g.seats[i].level.value_or(3));
   if (answerers.empty()) return;
   if (g.ai_offer_version) {

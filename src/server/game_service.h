@@ -60,8 +60,9 @@ class GameService {
   json kinds() const;
   // GET /api/games[?status=open|playing|over][&ids=a,b,c]: a list of summaries, newest first, at most 100.
   json list(const std::map<std::string, std::string>& query) const;
-  // POST /api/games -> {"id","tokens"} (status 201). 400 unless there is one seat per player of the game the
-  // options make (Truth's options.players).
+  // POST /api/games -> {"id","tokens","creator","seats"} (status 201). 400 unless there is one seat per player
+  // of the game the options make (Truth's options.players). `creator` is the creator's own token: it acts for
+  // no seat, and only it hands seats to the AI and back (hand_seat).
   json create(const json& body);
   // GET /api/games/{id}: {"id","game","options","seats","observation","legal","events","you","status",
   // "result","created","hidden"}; `hidden`: whether the position as it stands hides anything from some
@@ -79,6 +80,11 @@ class GameService {
   json setup(std::string_view id, const Token& token, const json& body);
   // POST /api/games/{id}/offers -> {"events","observation"}
   json offer(std::string_view id, const Token& token, const json& body);
+  // POST /api/games/{id}/seats/{n} with the creator's token: {"type":"ai","level":L} hands a person's seat
+  // (or an open one) to the AI, {"type":"human"} gives it back as it was (the person's token acts again; an
+  // open seat is open again). -> {"seats"}. 401 without the creator's token, 409 once the game is over or for a
+  // seat made for the AI at creation, 400 for a bad body or seat.
+  json hand_seat(std::string_view id, const Token& token, std::string_view seat, const json& body);
   // GET /api/games/{id}/record; 409 while the position hides anything (see Session::record()).
   json record(std::string_view id) const;
 
@@ -98,12 +104,16 @@ class GameService {
     std::optional<std::string> name;
     std::optional<int> level;
     std::string token_hash;  // sha256_hex of the seat's token (humans only); the token itself is not kept
+    // A seat the creator handed to the AI: what it was ("human" or "open"), to give it back; empty otherwise.
+    // While handed, its type is "ai" and its person's token shows the seat but cannot act for it.
+    std::string handed_from;
   };
   struct Live {
     std::string id;
     std::string created_at;
     uint64_t order = 0;  // creation order, for "newest first"
     std::vector<Seat> seats;
+    std::string creator_hash;  // sha256_hex of the creator's token; empty for games made before it existed
     Session session;
     json public_options;  // the options as a spectator sees them
     std::map<uint64_t, std::pair<Player, Push>> subscribers;
@@ -135,6 +145,7 @@ class GameService {
 
   static std::string status_of(const Live& g);
   static json seats_json(const Live& g);
+  static json stored_seats(const std::vector<Seat>& seats);  // as the database keeps them (no tokens)
   json legal_for(const Live& g, Player viewer) const;
   json update_message(const Live& g, Player viewer, const json& events) const;
   // An update (or a GET answer, `doc`) with a serialised events array put in.

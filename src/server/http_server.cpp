@@ -355,6 +355,11 @@ Response api(const Request& req, Context& ctx, const std::string& address, const
       return json_response(req, 200, svc.offer(id, bearer_token(req), body));
     }
   }
+  if (seg.size() == 5 && seg[3] == "seats") {
+    if (!post) return method_not_allowed(req, "POST");
+    json body = parse_body(req);
+    return json_response(req, 200, svc.hand_seat(id, bearer_token(req), seg[4], body));
+  }
   return error_response(req, 404, "no such endpoint");
 }
 

@@ -335,6 +335,10 @@ void Storage::insert_game(const StoredGame& g) {
     tok.bind(1, g.id).bind(2, static_cast<long long>(seat)).bind(3, token_hash);
     tok.run();
   }
+  if (!g.creator_hash.empty()) {
+    tok.bind(1, g.id).bind(2, static_cast<long long>(kCreatorSeat)).bind(3, g.creator_hash);
+    tok.run();
+  }
   Statement act(*this, "INSERT INTO actions (game_id, seq, action) VALUES (?,?,?)");
   for (size_t i = 0; i < g.actions.size(); ++i) {
     act.bind(1, g.id).bind(2, static_cast<long long>(i)).bind(3, g.actions[i].dump());
@@ -371,6 +375,15 @@ void Storage::join_seat(const std::string& id, const json& seats, int seat, cons
   tx.commit();
 }
 
+void Storage::set_seats(const std::string& id, const json& seats, const std::string& status) {
+  Transaction tx(*this);
+  Statement up(*this, "UPDATE games SET seats = ?, status = ? WHERE id = ?");
+  up.bind(1, seats.dump()).bind(2, status).bind(3, id);
+  up.run();
+  if (sqlite3_changes(db_) != 1) throw StorageError("database " + path_ + ": game " + id + " is not stored");
+  tx.commit();
+}
+
 std::vector<StoredGame> Storage::load_all() const {
   std::vector<StoredGame> out;
   auto parse = [&](const std::string& text, const std::string& id, const char* what) {
@@ -394,7 +407,10 @@ std::vector<StoredGame> Storage::load_all() const {
   Statement act(*this, "SELECT seq, action FROM actions WHERE game_id = ? ORDER BY seq");
   for (StoredGame& g : out) {
     tok.bind(1, g.id);
-    while (tok.step()) g.token_hashes.emplace_back(static_cast<int>(tok.integer(0)), tok.text(1));
+    while (tok.step()) {
+      if (tok.integer(0) == kCreatorSeat) g.creator_hash = tok.text(1);
+      else g.token_hashes.emplace_back(static_cast<int>(tok.integer(0)), tok.text(1));
+    }
     tok.reset();
     act.bind(1, g.id);
     long long expect = 0;

@@ -34,6 +34,7 @@ struct StoredGame {
   std::string created_at;         // ISO 8601 UTC
   std::string status;             // "open" | "playing" | "over"
   std::vector<std::pair<int, std::string>> token_hashes;  // (seat, sha256_hex(token))
+  std::string creator_hash;       // sha256_hex of the creator's token (empty for games made before it existed)
   std::vector<json> actions;      // Session::actions(), in order
 };
 
@@ -43,6 +44,9 @@ class Storage {
   static constexpr int kSchemaVersion = 2;
   // PRAGMA application_id of a Tabula database ("Tabu"), so that it and other programs can tell.
   static constexpr int32_t kApplicationId = 0x54616275;
+  // The tokens table keeps the creator's token digest under this seat number: no seat has it, so a version
+  // of the server that knows nothing of creators reads the table as before and ignores the row.
+  static constexpr int kCreatorSeat = -1;
 
   // Creates the file (mode 0600) when nothing exists at `path`, else opens it. An existing file that is
   // not an intact Tabula database (an empty file included) is refused with a StorageError saying why,
@@ -64,6 +68,8 @@ class Storage {
   // transaction.
   void join_seat(const std::string& id, const json& seats, int seat, const std::string& token_hash,
                  const std::string& status);
+  // The seats changed (one handed to the AI or back): the new seats list and the status, in one transaction.
+  void set_seats(const std::string& id, const json& seats, const std::string& status);
   // Every game, oldest first, with its token digests and actions.
   std::vector<StoredGame> load_all() const;
 

@@ -322,7 +322,7 @@ TEST(GameService, CreateAndPlayWithTwoHumans) {
   EXPECT_EQ(spectator["legal"], json::array());
   EXPECT_EQ(spectator["observation"], reference.observation(tabula::kSpectator));
   EXPECT_TRUE(spectator["result"].is_null());
-  EXPECT_EQ(spectator["seats"][0], json::parse(R"({"seat":0,"type":"human","name":"Ana","level":null})"));
+  EXPECT_EQ(spectator["seats"][0], json::parse(R"({"seat":0,"type":"human","name":"Ana","level":null,"handed":false})"));
 
   json bone = h.svc().get(id, tok(created, 0));
   EXPECT_EQ(bone["you"], 0);
@@ -466,7 +466,7 @@ TEST(GameService, OpenSeatJoinAndLists) {
   json game = h.svc().get(id, token);
   EXPECT_EQ(game["you"], 1);
   EXPECT_EQ(game["status"], "playing");
-  EXPECT_EQ(game["seats"][1], json::parse(R"({"seat":1,"type":"human","name":"Bo","level":null})"));
+  EXPECT_EQ(game["seats"][1], json::parse(R"({"seat":1,"type":"human","name":"Bo","level":null,"handed":false})"));
   EXPECT_TRUE(h.svc().list({{"status", "open"}}).empty());
 
   h.svc().move(id, tok(created, 0), mv("d1"));
@@ -665,11 +665,14 @@ TEST(GameService, TokensAreKeptAsDigestsOnly) {
   const std::string id = created["id"];
   const std::string ana = tok(created, 0).value();
   const std::string bo = h.svc().join(id, json{{"seat", 1}})["token"];
+  const std::string creator = created["creator"];
+  // The creator's digest is kept under seat -1 (Storage::kCreatorSeat), the seats' under their numbers.
   EXPECT_EQ(sqlite_query(h.db(), "SELECT group_concat(token_hash, ' ') FROM (SELECT token_hash FROM tokens "
                                  "WHERE game_id = '" + id + "' ORDER BY seat)"),
-            sha256_hex(ana) + " " + sha256_hex(bo));
+            sha256_hex(creator) + " " + sha256_hex(ana) + " " + sha256_hex(bo));
   EXPECT_FALSE(on_disk(h.db(), ana));
   EXPECT_FALSE(on_disk(h.db(), bo));
+  EXPECT_FALSE(on_disk(h.db(), creator));
   EXPECT_TRUE(on_disk(h.db(), sha256_hex(ana)));  // and on_disk does find what is there
   // The digest is what is kept, not a key: presenting it is a wrong token.
   EXPECT_EQ(status([&] { h.svc().get(id, sha256_hex(ana)); }), 401);
@@ -894,4 +897,100 @@ TEST(GameService, TheSerialisedViewOfAGameIsItsViewForEverySeatAndAsItGrows) {
   ASSERT_EQ(first.size(), 1u);
   EXPECT_EQ(first[0]["events"], h.svc().get(id, tok(created, 0))["events"]);
   EXPECT_EQ(first[0]["type"], "update");
+}
+
+// ---- seats handed to the AI by the game's creator, and back (issue 11) -----------------------------------
+
+TEST(GameService, TheCreatorHandsAPersonsSeatToTheAiAndBack) {
+  Harness h;
+  json created = h.svc().create(two_humans());
+  const std::string id = created["id"];
+  const std::string creator = created["creator"];
+  EXPECT_EQ(created["seats"][1]["handed"], false);
+  h.svc().move(id, tok(created, 0), mv("d1"));
+  // Bo has gone: the creator hands his seat to the AI, which answers at once.
+  json seats = h.svc().hand_seat(id, creator, "1", json{{"type", "ai"}, {"level", 1}})["seats"];
+  EXPECT_EQ(seats[1], json::parse(R"({"seat":1,"type":"ai","name":"Bo","level":1,"handed":true})"));
+  ASSERT_TRUE(h.pump_until([&] { return h.svc().get(id, std::nullopt)["observation"]["ply"] == 2; }));
+  // Bo's token still shows his seat, but cannot act for it while the AI plays it.
+  EXPECT_EQ(h.svc().get(id, tok(created, 1))["you"], 1);
+  EXPECT_EQ(status([&] { h.svc().offer(id, tok(created, 1), json{{"what", "resign"}}); }), 409);
+  // Handed seats survive a restart.
+  h.restart();
+  EXPECT_EQ(h.svc().get(id, std::nullopt)["seats"][1]["handed"], true);
+  // Given back: Bo's own token acts again, and the AI no longer does.
+  seats = h.svc().hand_seat(id, creator, "1", json{{"type", "human"}})["seats"];
+  EXPECT_EQ(seats[1], json::parse(R"({"seat":1,"type":"human","name":"Bo","level":null,"handed":false})"));
+  h.svc().move(id, tok(created, 0), mv(h.svc().get(id, tok(created, 0))["legal"][0].get<std::string>()));
+  EXPECT_EQ(h.svc().get(id, std::nullopt)["observation"]["to_move"], 1);
+  EXPECT_FALSE(h.svc().ai_pending(id));
+  const std::string bo_move = h.svc().get(id, tok(created, 1))["legal"][0];
+  h.svc().move(id, tok(created, 1), mv(bo_move));
+  EXPECT_EQ(h.svc().get(id, std::nullopt)["observation"]["ply"], 4);
+}
+
+TEST(GameService, OnlyTheCreatorHandsSeatsAndARefusalChangesNothing) {
+  Harness h;
+  json created = h.svc().create(json::parse(R"({"game":"tigadi","seats":[{"type":"human","name":"Ana"},{"type":"ai","level":1}]})"));
+  const std::string id = created["id"];
+  const std::string creator = created["creator"];
+  const json before = h.svc().get(id, std::nullopt);
+  const json to_ai = json{{"type", "ai"}, {"level", 2}};
+  EXPECT_EQ(status([&] { h.svc().hand_seat(id, std::nullopt, "0", to_ai); }), 401);
+  EXPECT_EQ(status([&] { h.svc().hand_seat(id, tok(created, 0), "0", to_ai); }), 401);  // a seat's token
+  EXPECT_EQ(status([&] { h.svc().hand_seat(id, sha256_hex(creator), "0", to_ai); }), 401);  // its digest
+  EXPECT_EQ(status([&] { h.svc().hand_seat("nope", creator, "0", to_ai); }), 404);
+  for (const char* seat : {"2", "-1", "", "01x", "999"})
+    EXPECT_EQ(status([&] { h.svc().hand_seat(id, creator, seat, to_ai); }), 400) << seat;
+  EXPECT_EQ(status([&] { h.svc().hand_seat(id, creator, "1", to_ai); }), 409);  // the AI's from the start
+  EXPECT_EQ(status([&] { h.svc().hand_seat(id, creator, "0", json{{"type", "human"}}); }), 409);  // not handed
+  EXPECT_EQ(status([&] { h.svc().hand_seat(id, creator, "0", json{{"type", "open"}}); }), 400);
+  EXPECT_EQ(status([&] { h.svc().hand_seat(id, creator, "0", json{{"type", "ai"}, {"level", 9}}); }), 400);
+  EXPECT_EQ(status([&] { h.svc().hand_seat(id, creator, "0", json::array()); }), 400);
+  EXPECT_EQ(h.svc().get(id, std::nullopt), before);
+  h.svc().offer(id, tok(created, 0), json{{"what", "resign"}});
+  EXPECT_EQ(status([&] { h.svc().hand_seat(id, creator, "0", to_ai); }), 409);  // over
+  // The creator's token is nobody's seat: it neither views a seat nor acts for one.
+  EXPECT_EQ(status([&] { h.svc().get(id, creator); }), 401);
+}
+
+TEST(GameService, AnOpenSeatHandedToTheAiStartsTheGameAndComesBackOpen) {
+  Harness h;
+  json created = h.svc().create(json::parse(R"({"game":"tigadi","seats":[{"type":"human","name":"Ana"},{"type":"open"}]})"));
+  const std::string id = created["id"];
+  const std::string creator = created["creator"];
+  EXPECT_EQ(status([&] { h.svc().move(id, tok(created, 0), mv("d1")); }), 409);  // waiting for a player
+  json seats = h.svc().hand_seat(id, creator, "1", json{{"type", "ai"}, {"level", 1}})["seats"];
+  EXPECT_EQ(seats[1]["name"], "AI level 1");
+  EXPECT_EQ(h.svc().get(id, std::nullopt)["status"], "playing");
+  h.svc().move(id, tok(created, 0), mv("d1"));
+  ASSERT_TRUE(h.pump_until([&] { return h.svc().get(id, std::nullopt)["observation"]["ply"] == 2; }));
+  seats = h.svc().hand_seat(id, creator, "1", json{{"type", "human"}})["seats"];
+  EXPECT_EQ(seats[1], json::parse(R"({"seat":1,"type":"open","name":null,"level":null,"handed":false})"));
+  EXPECT_EQ(h.svc().get(id, std::nullopt)["status"], "open");
+  const std::string bo = h.svc().join(id, json{{"seat", 1}, {"name", "Bo"}})["token"];
+  EXPECT_EQ(h.svc().get(id, bo)["you"], 1);
+  EXPECT_EQ(h.svc().get(id, std::nullopt)["status"], "playing");
+}
+
+// Four players: a seat handed over during the setup phase gets the AI's setup, and the game goes round.
+TEST(GameService, AFourPlayerTruthSeatHandedToTheAiInSetupSetsUpAndPlays) {
+  Harness h;
+  json created = h.svc().create(json::parse(
+      R"({"game":"truth","options":{"players":4},"seats":[{"type":"human","name":"Ana"},{"type":"human","name":"Bo"},)"
+      R"({"type":"ai","level":1},{"type":"ai","level":1}]})"));
+  const std::string id = created["id"];
+  EXPECT_EQ(created["tokens"].size(), 2u);
+  h.svc().setup(id, tok(created, 0), json{{"arrangement", "suggested"}});
+  EXPECT_EQ(h.svc().get(id, std::nullopt)["observation"]["ready"], json::parse("[0,2,3]"));
+  h.svc().hand_seat(id, created["creator"].get<std::string>(), "1", json{{"type", "ai"}, {"level", 1}});
+  json game = h.svc().get(id, tok(created, 0));
+  EXPECT_EQ(game["observation"]["phase"], "play");
+  // Ivory's two actions; then Jade (the handed seat), Ember and Indigo play theirs and it is Ivory's turn again.
+  for (int action = 0; action < 2; ++action)
+    h.svc().move(id, tok(created, 0), mv(h.svc().get(id, tok(created, 0))["legal"][0].get<std::string>()));
+  ASSERT_TRUE(h.pump_until([&] {
+    const json o = h.svc().get(id, std::nullopt)["observation"];
+    return o["phase"] != "play" || (o["ply"] == 4 && o["to_move"] == 0);
+  }));
 }
