@@ -97,14 +97,14 @@ json Truth::arrangement(Player p, std::string_view name, uint64_t seed) const {
 
 json Truth::ai_arrangement(Player p, uint64_t seed) const {
   const json suggested = arrangement(p, "suggested", 0);
-  if (seed % 2 == 0) return suggested;
-  // Two players: the mirror image across file i keeps every square's colour (file f and 16 - f have the same
-  // parity). Four: the mirror image within the quadrant (files a-h or j-q reversed) keeps the front a door row.
+  // Four players: the suggested arrangement as it is. Its mirror image within the quadrant would turn the
+  // guardians and lanterns toward file i, where a guardian of the next quadrant takes them on its first move.
+  if (seed % 2 == 0 || pos_.players == 4) return suggested;
+  // The mirror image across file i keeps every square's colour (file f and 16 - f have the same parity).
   json mirrored = json::object();
   for (auto it = suggested.begin(); it != suggested.end(); ++it) {
-    const int sq = parse_square(it.key()), f = file_of(sq);
-    const int mirror_file = pos_.players == 2 ? kFiles - 1 - f : f < 8 ? 7 - f : 25 - f;
-    mirrored[square_name(square_of(mirror_file, rank_of(sq)))] = *it;
+    const int sq = parse_square(it.key());
+    mirrored[square_name(square_of(kFiles - 1 - file_of(sq), rank_of(sq)))] = *it;
   }
   return mirrored;
 }

@@ -149,8 +149,8 @@ class Truth final : public Game {
 
   void setup(Player p, const json& placement, EventLog* events) override;
   json arrangement(Player p, std::string_view name, uint64_t seed) const override;
-  // An AI seat sets up with the suggested arrangement or its mirror image (from the seed; across file i for
-  // two players, within the army's quadrant for four): random arrangements may lose pieces at the start.
+  // An AI seat sets up with the suggested arrangement, or with two players its mirror image across file i
+  // (from the seed): random arrangements may lose pieces at the start.
   json ai_arrangement(Player p, uint64_t seed) const override;
   void offer(Player p, std::string_view what, EventLog* events) override;
   bool offer_stands(std::string_view what, Player player) const override;
