@@ -68,15 +68,15 @@ struct Tally {
 
 // A random endgame: each army an icon and a few other pieces anywhere on the open squares, sometimes
 // without doors and lanterns (so that the transformation comes), to move at a random action.
-json random_endgame(Rng& rng) {
+json random_endgame(Rng& rng, int players) {
   json board = json::object();
   std::vector<int> open;
   for (int sq = 0; sq < kSquares; ++sq)
-    if (is_white(sq)) open.push_back(sq);
+    if (is_open(players, sq)) open.push_back(sq);
   std::shuffle(open.begin(), open.end(), rng);
   size_t next = 0;
   const bool no_light = rng.below(3) == 0;
-  for (int p = 0; p < 2; ++p) {
+  for (int p = 0; p < players; ++p) {
     board[square_name(open[next++])] = std::to_string(p) + "I";
     std::array<int, kKinds> left = kArmy;
     left[kIcon] = 0;
@@ -89,21 +89,22 @@ json random_endgame(Rng& rng) {
       board[square_name(open[next++])] = std::to_string(p) + kind_letter(k);
     }
   }
-  return json{{"game", "truth"}, {"options", {{"players", 2}, {"max_plies", 150}}}, {"phase", "play"},
-              {"to_move", rng.below(2)}, {"board", board}};
+  return json{{"game", "truth"}, {"options", {{"players", players}, {"max_plies", 150}}}, {"phase", "play"},
+              {"to_move", rng.below(static_cast<uint64_t>(players))}, {"board", board}};
 }
 
-void play_random_game(uint64_t seed, Tally& tally, bool endgame) {
-  SCOPED_TRACE("seed " + std::to_string(seed) + (endgame ? " (endgame)" : ""));
+void play_random_game(uint64_t seed, Tally& tally, bool endgame, int players = 2) {
+  SCOPED_TRACE("seed " + std::to_string(seed) + (endgame ? " (endgame)" : "") + ", " + std::to_string(players) +
+               " players");
   Rng rng(seed);
-  Session s = endgame ? Session::from_state("truth", random_endgame(rng))
-                      : Session::create("truth", json{{"players", 2}, {"max_plies", 150}});
+  Session s = endgame ? Session::from_state("truth", random_endgame(rng, players))
+                      : Session::create("truth", json{{"players", players}, {"max_plies", 150}});
   // Mostly random arrangements (many contacts at the start), some suggested.
-  for (int p = 0; p < 2 && !endgame; ++p) {
+  for (int p = 0; p < players && !endgame; ++p) {
     if (rng.below(4) == 0) s.setup_arrangement(p, "suggested", 0);
     else s.setup_arrangement(p, "random", rng.next());
   }
-  std::array<int, 2> credited{};
+  std::vector<int> credited(static_cast<size_t>(players), 0);
   for (const Event& e : s.events())
     if (e.full["type"] == "capture" && !e.full["by"].is_null()) credited[e.full["by"].get<size_t>()] += e.full["points"].get<int>();
   int step = 0;
@@ -165,6 +166,7 @@ void play_random_game(uint64_t seed, Tally& tally, bool endgame) {
       const Position& q = static_cast<const Truth&>(s.game()).position();
       ASSERT_EQ(q.ply, ply + 1) << where;
       ASSERT_EQ(q.action, 0) << where;
+      ASSERT_EQ(q.to_move, (me + 1) % players) << where;  // Ivory, Jade, then Ember and Indigo
     }
     for (const Event& e : events) {
       const std::string type = e.full["type"];
@@ -190,6 +192,16 @@ void play_random_game(uint64_t seed, Tally& tally, bool endgame) {
   ASSERT_EQ(st["action"], 0);
   ASSERT_EQ(st["acted"], json::array());
   ASSERT_EQ(st["door_action_done"], false);
+  // An icon's loss ends the game with every army whose icon stands sharing the victory; none standing, a draw.
+  const std::string reason = st["result"]["reason"];
+  if (reason == "icon-destroyed" || reason == "all-icons-destroyed") {
+    json standing = json::array();
+    for (int q = 0; q < players; ++q)
+      if (static_cast<const Truth&>(s.game()).position().icon_stands(q)) standing.push_back(q);
+    ASSERT_EQ(st["result"]["winners"], standing);
+    ASSERT_EQ(reason == "all-icons-destroyed", standing.empty());
+    ASSERT_LT(static_cast<int>(standing.size()), players);
+  }
   ++tally.reasons[st["result"]["reason"]];
   ++tally.games;
   // The record replays to the same end.
@@ -232,6 +244,53 @@ TEST(TruthPlayout, RandomEndgamesKeepEveryInvariant) {
   EXPECT_GT(tally.transforms, 0);
   EXPECT_GT(tally.passes, 0);
   EXPECT_GT(tally.causes["interception"] + tally.causes["siege"], 0);
+}
+
+}  // namespace
+}  // namespace tabula::truth
+
+namespace tabula::truth {
+namespace {
+
+// Four players: whole games from random and suggested arrangements in the quadrants, at least 500.
+TEST(TruthPlayout, RandomFourPlayerGamesFromTheSetupKeepEveryInvariant) {
+  Tally tally;
+  const int games = 500 / kScale;
+  for (int i = 0; i < games; ++i) {
+    play_random_game(0x34700000ULL + static_cast<uint64_t>(i), tally, false, 4);
+    if (HasFatalFailure()) return;
+  }
+  report(tally);
+  EXPECT_EQ(tally.games, games);
+  EXPECT_GT(tally.reasons["icon-destroyed"], 0);
+}
+
+// Four-player endgames: transformations army by army, mixed rings and enclosures, four-pass cycles.
+TEST(TruthPlayout, RandomFourPlayerEndgamesKeepEveryInvariant) {
+  Tally tally;
+  const int games = 1000 / kScale;
+  for (int i = 0; i < games; ++i) {
+    play_random_game(0x34650000ULL + static_cast<uint64_t>(i), tally, true, 4);
+    if (HasFatalFailure()) return;
+  }
+  report(tally);
+  EXPECT_EQ(tally.games, games);
+  EXPECT_GT(tally.transforms, 0);
+  EXPECT_GT(tally.passes, 0);
+}
+
+// perft from the four suggested arrangements, recorded (the protocol's perft gives the same numbers), and the
+// look-ahead's shortcut against playing every first action out.
+TEST(TruthPlayout, FourPlayerPerftFromTheSuggestedArrangements) {
+  Session s = Session::create("truth", json{{"players", 4}});
+  for (int p = 0; p < 4; ++p) s.setup_arrangement(p, "suggested", 0);
+  Truth g = static_cast<const Truth&>(s.game());
+  EXPECT_EQ(perft(g, 1), 154u);
+  EXPECT_EQ(perft(g, 2), 8916u);
+  EXPECT_EQ(perft_exact(g, 2), perft(g, 2));
+  if (!tabula::testing::kSanitized) {
+    EXPECT_EQ(perft(g, 3), 1373058u);
+  }
 }
 
 }  // namespace
