@@ -584,6 +584,55 @@ TEST(EngineProtocolTruth, TheAiPlaysBothActionsOfATurnDeterministicallyWithANode
   EXPECT_EQ(ask(e, R"({"cmd":"state"})")["state"]["to_move"], 1);
 }
 
+// Four players through every command: new, setup (arrangements and a placement), observe (each seat its own
+// army during setup, then everything), legal, perft, play, state, ai (a move and an answer), offer, quit.
+TEST(EngineProtocolTruth, FourPlayersThroughEveryCommand) {
+  EngineProtocol e;
+  json r = ask(e, R"({"cmd":"new","game":"truth","options":{"players":4}})");
+  ASSERT_TRUE(r["ok"]) << r;
+  EXPECT_EQ(r["state"]["options"], (json{{"players", 4}, {"max_plies", 2000}}));
+  EXPECT_EQ(r["state"]["scores"], json::parse("[0,0,0,0]"));
+  ASSERT_TRUE(ask(e, R"({"cmd":"setup","player":0,"arrangement":"random","seed":9})")["ok"]);
+  ASSERT_TRUE(ask(e, R"({"cmd":"setup","player":0,"arrangement":"suggested"})")["ok"]);  // replaces it
+  ASSERT_TRUE(ask(e, json{{"cmd", "setup"}, {"player", 1}, {"placement", truth::suggested_arrangement(4, 1)}})["ok"]);
+  ASSERT_TRUE(ask(e, R"({"cmd":"setup","player":2,"arrangement":"suggested"})")["ok"]);
+  for (int viewer = 0; viewer < 4; ++viewer) {
+    const json board = ask(e, json{{"cmd", "observe"}, {"player", viewer}})["observation"]["board"];
+    EXPECT_EQ(board.size(), viewer < 3 ? 41u : 0u) << viewer;
+    EXPECT_EQ(pieces_of(board, static_cast<char>('0' + viewer)), board.size()) << viewer;
+  }
+  EXPECT_EQ(ask(e, R"({"cmd":"observe"})")["observation"]["board"], json::object());
+  EXPECT_FALSE(ask(e, R"({"cmd":"setup","player":4,"arrangement":"suggested"})")["ok"]);
+  r = ask(e, R"({"cmd":"setup","player":3,"arrangement":"suggested"})");
+  ASSERT_TRUE(r["ok"]) << r;
+  EXPECT_EQ(r["events"].back(), (json{{"type", "start"}}));
+  EXPECT_EQ(r["state"]["board"].size(), 164u);
+  EXPECT_EQ(ask(e, R"({"cmd":"observe","player":2})")["observation"], r["state"]);
+
+  EXPECT_EQ(ask(e, R"({"cmd":"legal"})")["moves"].size(), 154u);
+  EXPECT_EQ(ask(e, R"({"cmd":"perft","depth":2})")["nodes"], 8916);
+  // Ivory's turn by the AI, both actions; then Jade is to move.
+  for (int action = 0; action < 2; ++action) {
+    const json req = {{"cmd", "ai"}, {"level", 3}, {"nodes", 3000}, {"seed", 5}};
+    const json a = ask(e, req), b = ask(e, req);
+    ASSERT_TRUE(a["ok"]) << a;
+    EXPECT_EQ(a["move"], b["move"]);
+    ASSERT_TRUE(ask(e, json{{"cmd", "play"}, {"move", a["move"]}})["ok"]);
+  }
+  EXPECT_EQ(ask(e, R"({"cmd":"state"})")["state"]["to_move"], 1);
+  // Three players agree to the scored stalemate; the AI answers for the fourth, on Jade's turn.
+  for (int p : {0, 1, 2}) ASSERT_TRUE(ask(e, json{{"cmd", "offer"}, {"player", p}, {"what", "stalemate"}})["ok"]);
+  r = ask(e, R"({"cmd":"ai","level":3,"player":3,"answer":"stalemate","nodes":2000})");
+  ASSERT_TRUE(r["ok"]) << r;
+  EXPECT_TRUE(r["accept"].is_boolean());
+  EXPECT_EQ(ask(e, R"({"cmd":"state"})")["state"]["stalemate_agreed"], json::parse("[0,1,2]"));
+  // Ember resigns: the other three share the victory.
+  r = ask(e, R"({"cmd":"offer","player":2,"what":"resign"})");
+  ASSERT_TRUE(r["ok"]) << r;
+  EXPECT_EQ(r["state"]["result"], (json{{"winners", {0, 1, 3}}, {"reason", "resignation"}}));
+  EXPECT_EQ(ask(e, R"({"cmd":"quit"})")["ok"], true);
+}
+
 TEST(EngineProtocolTruth, RefusalsChangeNothing) {
   EngineProtocol e;
   EXPECT_FALSE(ask(e, R"({"cmd":"new","game":"truth","options":{"players":3}})")["ok"]);
