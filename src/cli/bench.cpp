@@ -127,16 +127,26 @@ int default_perft_depth(std::string_view game) {
 
 int bench_command(const BenchArgs& args, std::ostream& out) {
   json report = json::array();
-  json options = json::object();
+  json given = json::object();
   if (!args.options.empty()) {
-    options = json::parse(args.options, nullptr, false);
-    if (options.is_discarded() || !options.is_object() || args.game.empty()) {
+    given = json::parse(args.options, nullptr, false);
+    if (given.is_discarded() || !given.is_object() || args.game.empty()) {
       out << "--options takes a JSON object and needs --game\n";
       return 2;
     }
   }
+  // Every game, and every variant of a game played by several counts of players (Truth for two and four),
+  // unless options were given.
+  std::vector<std::pair<const GameKind*, json>> runs;
   for (const GameKind& kind : game_kinds()) {
     if (!args.game.empty() && args.game != kind.name) continue;
+    if (!given.empty() || kind.variants.size() < 2) runs.emplace_back(&kind, given);
+    else
+      for (const GameKind::Variant& v : kind.variants) runs.emplace_back(&kind, v.options);
+  }
+  for (const auto& [kind_ptr, run_options] : runs) {
+    const GameKind& kind = *kind_ptr;
+    const json& options = run_options;  // this run's options (the given ones, or a variant's)
     const int depth = args.perft_depth > 0 ? args.perft_depth : default_perft_depth(kind.name);
     Rng perft_rng(1);
     std::unique_ptr<Game> g;
@@ -164,7 +174,7 @@ int bench_command(const BenchArgs& args, std::ostream& out) {
                           {"playouts_per_second", pps}});
     json& entry = report.back();
     if (multi_move_turns(*g)) entry["turns"] = turn_rates(kind, options, *g, args.seconds);
-    if (kind.name == "truth") entry["lookahead"] = bench_truth_lookahead(args.seconds);
+    if (kind.name == "truth") entry["lookahead"] = bench_truth_lookahead(args.seconds, g->num_players());
     if (!args.json) {
       char line[256];
       std::snprintf(line, sizeof line,
@@ -173,7 +183,7 @@ int bench_command(const BenchArgs& args, std::ostream& out) {
                     kind.name.c_str(), depth, static_cast<unsigned long long>(nodes), perft_s, nps / 1e6, pps,
                     games ? static_cast<double>(plies) / static_cast<double>(games) : 0.0);
       out << line;
-      if (!options.empty()) out << "         options " << used_options.dump() << '\n';
+      if (!options.empty() || kind.variants.size() > 1) out << "         options " << used_options.dump() << '\n';
       if (entry.contains("turns")) {
         const json& t = entry["turns"];
         std::snprintf(line, sizeof line,
@@ -193,6 +203,9 @@ int bench_command(const BenchArgs& args, std::ostream& out) {
                       l["legal_actions_us"].get<double>(), l["legal_actions_exact_us"].get<double>(),
                       l["positions"].get<size_t>(), l["second_action_us"].get<double>());
         out << line;
+        std::snprintf(line, sizeof line, "         AI search (level 3) from the suggested arrangements: %.0f k nodes/s, depth %d\n",
+                      l["search_nodes_per_second"].get<double>() / 1e3, l["search_depth"].get<int>());
+        out << line;
       }
     }
   }
@@ -202,7 +215,7 @@ int bench_command(const BenchArgs& args, std::ostream& out) {
   }
 #ifdef TABULA_HAS_SERVER
   // The server's cost per move, unless only another game was asked for.
-  if (args.ack_plies > 0 && (args.game.empty() || args.game == "facet") && options.empty()) {
+  if (args.ack_plies > 0 && (args.game.empty() || args.game == "facet") && given.empty()) {
     std::ostringstream text;
     if (int status = bench_acknowledgement(args.ack_plies, text, &report); status != 0) {
       out << text.str();

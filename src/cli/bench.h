@@ -20,8 +20,9 @@ struct BenchArgs {
 int bench_command(const BenchArgs& args, std::ostream& out);
 
 // Truth's first-action look-ahead (bench_truth.cpp): rules::legal_actions against legal_actions_exact on
-// positions from seeded random games, microseconds a call; and a second action's list for comparison.
-json bench_truth_lookahead(double seconds);
+// positions from seeded random games of `players`, microseconds a call; a second action's list for
+// comparison; and the AI's search speed from the suggested arrangements (nodes a second at level 3).
+json bench_truth_lookahead(double seconds, int players);
 
 // What acknowledging a move costs at ply 0 and at ply `plies` of a long game, through the real service and
 // store (bench_server.cpp; only in a build with the server). Appends to `report` when given.
