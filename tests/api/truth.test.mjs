@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { call, prng, startServer, tempDir } from './lib.mjs';
 import { Viewer } from './stratego-lib.mjs';
+import { setupLeaks } from './truth-lib.mjs';
 
 let server;
 before(async () => { server = await startServer({ db: path.join(tempDir(), 'tabula.db'), aiMs: 20 }); });
@@ -34,21 +35,6 @@ async function create(seats, options = { players: 2 }) {
   const res = await call(server, 'POST', '/api/games', { body: { game: 'truth', options, seats } });
   assert.equal(res.status, 201, JSON.stringify(res.body));
   return res.body;
-}
-
-// Problems in what `viewer` received while seat `owner`'s army was secret: any of its pieces, any square of
-// its placement with a kind, a placement or a record with setups.
-function setupLeaks(viewer, owner, placement) {
-  const problems = [];
-  const piece = new RegExp(`(?<![A-Za-z0-9])${owner}[DLNSGI](?![A-Za-z0-9])`);
-  for (const entry of viewer.log) {
-    const say = (m) => problems.push(`${viewer.name} ${entry.via} ${entry.what.slice(0, 60)}: ${m}`);
-    if (piece.test(entry.text)) say(`a piece of seat ${owner}: ${entry.text.slice(0, 200)}`);
-    if (/"[DLNSGI]"/.test(entry.text)) say('a bare kind letter');
-    for (const s of Object.keys(placement)) if (entry.text.includes(`"${s}"`)) { say(`square ${s} is named`); break; }
-    if (/"placement"/.test(entry.text)) say('a "placement" field');
-  }
-  return problems;
 }
 
 test('setups stay secret until both armies are in; then nothing is hidden, from every viewer alike', async () => {
