@@ -9,6 +9,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
+#include <optional>
 #include <set>
 
 namespace tabula::ai {
@@ -681,6 +683,118 @@ TEST(TigadiAI, LevelThreeBeatsRandom) {
   MatchResult again = play_match(config);
   EXPECT_EQ(again.a_wins, r.a_wins);
   EXPECT_EQ(again.plies, r.plies);
+}
+
+// ---- more than two players: the paranoid search and matches of one seat against the rest ---------------
+
+// A tree of four players whose nodes hold every player's score (Game::evaluate_for).
+struct ScoredNode {
+  Player to_move = 0;
+  std::array<int, 4> score{};  // per player
+  std::optional<Result> result;
+  std::vector<int> children;
+};
+
+class FourPlayerTree : public Game {
+ public:
+  explicit FourPlayerTree(std::vector<ScoredNode> nodes) : nodes_(std::move(nodes)) {}
+  std::unique_ptr<Game> clone() const override { return std::make_unique<FourPlayerTree>(*this); }
+  std::string_view kind() const override { return "four-player tree"; }
+  int num_players() const override { return 4; }
+  Phase phase() const override { return node().result ? Phase::over : Phase::play; }
+  Player to_move() const override { return node().to_move; }
+  int ply() const override { return static_cast<int>(path_.size()) - 1; }
+  const Result* result() const override { return node().result ? &*node().result : nullptr; }
+  void legal_moves(MoveList& out) const override {
+    out.clear();
+    for (size_t i = 0; i < node().children.size() && !node().result; ++i) out.push(Move{static_cast<uint32_t>(i)});
+  }
+  void apply(Move m, EventLog*) override { path_.push_back(node().children.at(m.code)); }
+  void undo() override { path_.pop_back(); }
+  std::string move_to_string(Move m) const override { return "m" + std::to_string(m.code); }
+  void end_with(const Result&, EventLog*) override { fail(ErrorKind::conflict, "not in a tree"); }
+  json state_json() const override { return json{{"node", path_.back()}}; }
+  json observation_json(Player) const override { return state_json(); }
+  int evaluate() const override { return evaluate_for(to_move()); }
+  int evaluate_for(Player who) const override { return node().score[static_cast<size_t>(who)]; }
+  uint64_t hash() const override { return 0x9E3779B97F4A7C15ULL * static_cast<uint64_t>(path_.back() + 1); }
+
+ private:
+  const ScoredNode& node() const { return nodes_[static_cast<size_t>(path_.back())]; }
+  std::vector<ScoredNode> nodes_;
+  std::vector<int> path_{0};
+};
+
+// Paranoid: every other player is assumed to play against the root player. m0 lets Jade (1) choose between a
+// leaf good for both Jade and the root and one bad for both; m1 lets Ember (2) choose between two leaves good
+// for the root. Max-n would expect Jade to take the leaf good for itself (+50 for the root) and play m0; the
+// paranoid search expects the worst (-30) and plays m1, worth +10 at worst.
+TEST(Search, WithMorePlayersEveryOtherPlayerIsAssumedToPlayAgainstTheSearcher) {
+  std::vector<ScoredNode> t(7);
+  t[0] = {0, {}, {}, {1, 2}};
+  t[1] = {1, {}, {}, {3, 4}};
+  t[2] = {2, {}, {}, {5, 6}};
+  t[3] = {3, {50, 100, 0, 0}, {}, {}};
+  t[4] = {3, {-30, -100, 0, 0}, {}, {}};
+  t[5] = {3, {10, 0, 0, 0}, {}, {}};
+  t[6] = {3, {20, 0, 0, 0}, {}, {}};
+  FourPlayerTree g(t);
+  Searcher s(1 << 10);
+  SearchParams p;
+  p.max_depth = 2;
+  const SearchResult r = s.run(g, p);
+  EXPECT_EQ(r.best, Move{1});
+  EXPECT_EQ(r.score, 10);
+}
+
+// A shared victory is a win for each of its winners: Ivory (0) ends the game at once with Ember (2) beside it
+// among the winners rather than take a large lead; Jade (1), to move in the same position, counts it a loss.
+TEST(Search, ASharedVictoryIsAWinForEveryWinnerAndALossForTheOthers) {
+  std::vector<ScoredNode> t(3);
+  t[0] = {0, {}, {}, {1, 2}};
+  t[1] = {1, {}, Result{{0, 2, 3}, "icon-destroyed"}, {}};
+  t[2] = {1, {5'000, -5'000, 0, 0}, {}, {}};
+  FourPlayerTree g(t);
+  Searcher s(1 << 10);
+  SearchParams p;
+  p.max_depth = 2;
+  SearchResult r = s.run(g, p);
+  EXPECT_EQ(r.best, Move{0});
+  EXPECT_EQ(r.score, kWin - 1);
+  t[0].to_move = 1;
+  t[2].score = {-5'000, 5'000, 0, 0};
+  FourPlayerTree h(t);
+  r = s.run(h, p);
+  EXPECT_EQ(r.best, Move{1});
+  EXPECT_EQ(r.score, 5'000);
+}
+
+// Matches of four seats: a plays one seat (each in turn), b the other three; every winner of a shared victory
+// is counted. Random players and a short ply limit (it ends by score, often shared) make quick games.
+TEST(Match, FourSeatsCountEveryWinnerOfASharedVictory) {
+  MatchConfig config;
+  config.game = "truth";
+  config.options = json{{"players", 4}, {"max_plies", 40}};
+  config.a = nodes_limits(1, 1, 0);
+  config.b = nodes_limits(1, 1, 0);
+  config.games = 8;
+  config.seed = 3;
+  config.setup = "random";  // contacts at the start and random play make uneven scores, often tied at the top
+  int shared = 0;
+  MatchResult last;
+  const MatchResult r = play_match(config, [&](int g, const MatchResult& now) {
+    const int a_won = now.a_seat_wins - last.a_seat_wins, b_won = now.b_seat_wins - last.b_seat_wins;
+    EXPECT_EQ(now.a_seats - last.a_seats, 1) << g;
+    EXPECT_EQ(now.b_seats - last.b_seats, 3) << g;
+    EXPECT_EQ(now.a_wins - last.a_wins, a_won) << g;  // a's game whenever its seat is among the winners
+    EXPECT_EQ(now.b_wins - last.b_wins, a_won == 0 && b_won > 0 ? 1 : 0) << g;
+    EXPECT_EQ(now.draws - last.draws, a_won + b_won == 0 ? 1 : 0) << g;
+    EXPECT_LE(a_won + b_won, 3) << g;
+    shared += a_won + b_won > 1;
+    last = now;
+  });
+  EXPECT_EQ(r.games(), 8);
+  EXPECT_GT(shared, 0) << "no shared victory in these games: the test would not see one counted";
 }
 
 }  // namespace
