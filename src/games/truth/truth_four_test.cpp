@@ -7,6 +7,7 @@
 // j–q 1–9, Indigo (3) a–h 10–18; file i is nobody's. Turn order 0, 1, 2, 3.
 #include "core/session.h"
 #include "core/testing.h"
+#include "games/truth/testing.h"
 #include "games/truth/truth.h"
 
 #include <gtest/gtest.h>
@@ -22,8 +23,7 @@ namespace tabula {
 namespace {
 
 using Pieces = std::vector<std::pair<std::string, std::string>>;
-using Set = std::set<std::string>;
-using testing::legal_set;
+using namespace tabula::truth_testing;
 
 // Every army in its outer corner: the icon in the corner (on the edge: it can be neither ringed nor reached
 // from behind) and two doors on its back rank, so each army can make a turn (a door, then another door).
@@ -60,52 +60,10 @@ Session at(const Pieces& pieces, const json& extra = json::object(), const std::
   return Session::from_state("truth", four(pieces, extra, bare_armies));
 }
 
-json board(const Session& s) { return s.state().at("board"); }
-std::string piece_at(const Session& s, const std::string& sq) {
-  const json b = board(s);
-  return b.contains(sq) ? b.at(sq).get<std::string>() : std::string("--");
-}
-Set dests(const Session& s, const std::string& from) {
-  Set out;
-  for (const std::string& m : s.legal())
-    if (m.rfind(from + "-", 0) == 0) out.insert(m.substr(from.size() + 1));
-  return out;
-}
-std::vector<Event> turn(Session& s, const std::string& a, const std::string& b) {
-  std::vector<Event> out = s.play(a);
-  std::vector<Event> more = s.play(b);
-  out.insert(out.end(), more.begin(), more.end());
-  return out;
-}
 void corner_turn(Session& s) {
   const auto& [a, b] = kCornerTurn.at(s.state().at("to_move").get<int>());
   turn(s, a, b);
 }
-// A capture event as "square piece by<player|-> points cause".
-std::multiset<std::string> captures(const std::vector<Event>& events) {
-  std::multiset<std::string> out;
-  for (const Event& e : events)
-    if (e.full.at("type") == "capture")
-      out.insert(e.full.at("square").get<std::string>() + " " + e.full.at("piece").get<std::string>() + " by" +
-                 (e.full.at("by").is_null() ? "-" : std::to_string(e.full.at("by").get<int>())) + " " +
-                 std::to_string(e.full.at("points").get<int>()) + " " + e.full.at("cause").get<std::string>());
-  return out;
-}
-std::vector<json> of_type(const std::vector<Event>& events, const std::string& type) {
-  std::vector<json> out;
-  for (const Event& e : events)
-    if (e.full.at("type") == type) out.push_back(e.full);
-  return out;
-}
-void expect_over(const Session& s, const json& winners, const std::string& reason) {
-  const json st = s.state();
-  EXPECT_EQ(st.at("phase"), "over");
-  ASSERT_FALSE(st.at("result").is_null());
-  EXPECT_EQ(st.at("result").at("winners"), winners);
-  EXPECT_EQ(st.at("result").at("reason"), reason);
-  EXPECT_TRUE(s.legal().empty());
-}
-void expect_on(const Session& s) { EXPECT_EQ(s.state().at("phase"), "play"); }
 
 // In which army's quadrant a square is (-1: file i).
 int quadrant(const std::string& sq) {
@@ -259,7 +217,7 @@ TEST(TruthFour, TheFirstIconDestroyedEndsTheGameAndEverySurvivorSharesTheVictory
   // Ivory's lantern h9 slides up the long diagonal to p17, beside Jade's icon q18.
   Session s = at({{"h9", "0L"}});
   const std::vector<Event> ev = s.play("h9-p17");
-  EXPECT_EQ(captures(ev), (std::multiset<std::string>{"q18 1I by0 100 burn"}));
+  EXPECT_EQ(captures(ev), (Caps{"q18 1I by0 100 burn"}));
   expect_over(s, json::parse("[0,2,3]"), "icon-destroyed");
   EXPECT_EQ(s.state().at("scores"), json::parse("[100,0,0,0]"));
 }
@@ -286,7 +244,7 @@ TEST(TruthFour, ARingOfSeveralArmiesBesiegesAndItsIconFallsToTheFirstArmyInOrder
   Session s = at({{"e5", "0I"}, {"d4", "2D"}, {"f4", "1D"}, {"d6", "3D"}, {"f6", "2D"}}, {{"sieges", {{"e5", 1}}}});
   EXPECT_EQ(s.state().at("sieges"), json::parse(R"({"e5":1})"));
   const std::vector<Event> ev = turn(s, "c1-d2", "e1-f2");
-  EXPECT_EQ(captures(ev), (std::multiset<std::string>{"e5 0I by1 100 siege"}));
+  EXPECT_EQ(captures(ev), (Caps{"e5 0I by1 100 siege"}));
   expect_over(s, json::parse("[1,2,3]"), "icon-destroyed");
 }
 
@@ -300,7 +258,7 @@ TEST(TruthFour, ARingOfSeveralArmiesBesiegesAndItsIconFallsToTheFirstArmyInOrder
 TEST(TruthFour, AnEnclosureOfSeveralArmiesCreditsTheFirstEncloserInArmyOrderNotTheMover) {
   Session s = at({{"e5", "0L"}, {"d4", "1D"}, {"f4", "2D"}, {"d6", "3D"}, {"g7", "2D"}}, {{"to_move", 2}, {"ply", 2}});
   const std::vector<Event> ev = s.play("g7-f6");
-  EXPECT_EQ(captures(ev), (std::multiset<std::string>{"e5 0L by1 1 enclosure"}));
+  EXPECT_EQ(captures(ev), (Caps{"e5 0L by1 1 enclosure"}));
   EXPECT_EQ(s.state().at("scores"), json::parse("[0,1,0,0]"));
 }
 
@@ -309,17 +267,17 @@ TEST(TruthFour, AnEnclosureOfSeveralArmiesCreditsTheFirstEncloserInArmyOrderNotT
 TEST(TruthFour, AContactByTwoArmiesCreditsTheFirstInArmyOrder) {
   Session s = at({{"d11", "2D"}, {"c12", "1G"}, {"g14", "3G"}, {"e14", "3I"}}, {{"to_move", 3}, {"ply", 3}});
   const std::vector<Event> ev = s.play("g14-e12");
-  EXPECT_EQ(captures(ev), (std::multiset<std::string>{"d11 2D by1 1 contact"}));
+  EXPECT_EQ(captures(ev), (Caps{"d11 2D by1 1 contact"}));
 }
 
 // "No player receives points for their own loss", and any icon destroys a crossing linesman, credited to
 // the icon's owner: Jade's linesman jumping Ember's icon gives Ember the points, jumping its own gives none.
 TEST(TruthFour, ALinesmanCrossingAnotherArmysIconCreditsThatArmyAndItsOwnIconNobody) {
   Session other = at({{"k5", "1N"}, {"l5", "2I"}}, {{"to_move", 1}, {"ply", 1}});
-  EXPECT_EQ(captures(other.play("k5-m5")), (std::multiset<std::string>{"m5 1N by2 5 crossing"}));
+  EXPECT_EQ(captures(other.play("k5-m5")), (Caps{"m5 1N by2 5 crossing"}));
   EXPECT_EQ(other.state().at("scores"), json::parse("[0,0,5,0]"));
   Session own = at({{"n14", "1N"}, {"o14", "1I"}}, {{"to_move", 1}, {"ply", 1}});
-  EXPECT_EQ(captures(own.play("n14-p14")), (std::multiset<std::string>{"p14 1N by- 0 crossing"}));
+  EXPECT_EQ(captures(own.play("n14-p14")), (Caps{"p14 1N by- 0 crossing"}));
   EXPECT_EQ(own.state().at("scores"), json::parse("[0,0,0,0]"));
 }
 
@@ -333,7 +291,7 @@ TEST(TruthFour, ALinesmanCrossingAnotherArmysIconCreditsThatArmyAndItsOwnIconNob
 TEST(TruthFour, AnArmyTransformsAloneAtTheEndOfTheTurnItLostItsLastDoorOrLantern) {
   Session s = at({{"q1", "2I"}, {"n5", "2L"}, {"m5", "0N"}, {"p2", "2N"}, {"o3", "2G"}}, json::object(), {2});
   std::vector<Event> ev = s.play("m5-o5");
-  EXPECT_EQ(captures(ev), (std::multiset<std::string>{"n5 2L by0 1 crossing"}));
+  EXPECT_EQ(captures(ev), (Caps{"n5 2L by0 1 crossing"}));
   EXPECT_EQ(s.state().at("transformed"), json::array());  // not within the turn
   ev = s.play("c1-d2");
   const auto transforms = of_type(ev, "transform");

@@ -12,6 +12,7 @@
 // Readings of sentences the texts leave open are written next to the test that relies on them ("Reading:").
 #include "core/session.h"
 #include "core/testing.h"
+#include "games/truth/testing.h"
 
 #include <gtest/gtest.h>
 
@@ -27,8 +28,7 @@ namespace tabula {
 namespace {
 
 using Pieces = std::vector<std::pair<std::string, std::string>>;
-using Caps = std::multiset<std::string>;
-using Set = std::set<std::string>;
+using namespace tabula::truth_testing;
 
 // --- Squares -----------------------------------------------------------------------------------------------
 
@@ -88,15 +88,6 @@ json with(json a, const json& b) {
 
 // --- Reading the game --------------------------------------------------------------------------------------
 
-// Destinations of the legal actions starting on `from`.
-Set dests(const Session& s, const std::string& from) {
-  Set out;
-  for (const std::string& m : s.legal()) {
-    const auto dash = m.find('-');
-    if (dash != std::string::npos && m.substr(0, dash) == from) out.insert(m.substr(dash + 1));
-  }
-  return out;
-}
 // Squares the legal actions start from.
 Set origins(const Session& s) {
   Set out;
@@ -108,31 +99,8 @@ Set legal(const Session& s) {
   auto v = s.legal();
   return {v.begin(), v.end()};
 }
-json board(const Session& s) { return s.state().at("board"); }
 bool empty_at(const Session& s, const std::string& sq) { return !board(s).contains(sq); }
-std::string piece_at(const Session& s, const std::string& sq) {
-  const json b = board(s);
-  return b.contains(sq) ? b.at(sq).get<std::string>() : std::string("--");
-}
 
-// A capture event as "square piece by<player|-> points cause".
-std::string cap(const json& e) {
-  const std::string by = e.at("by").is_null() ? "-" : std::to_string(e.at("by").get<int>());
-  return e.at("square").get<std::string>() + " " + e.at("piece").get<std::string>() + " by" + by + " " +
-         std::to_string(e.at("points").get<int>()) + " " + e.at("cause").get<std::string>();
-}
-Caps captures(const std::vector<Event>& events) {
-  Caps out;
-  for (const Event& e : events)
-    if (e.full.at("type") == "capture") out.insert(cap(e.full));
-  return out;
-}
-std::vector<json> of_type(const std::vector<Event>& events, const std::string& type) {
-  std::vector<json> out;
-  for (const Event& e : events)
-    if (e.full.at("type") == type) out.push_back(e.full);
-  return out;
-}
 std::vector<std::string> types(const std::vector<Event>& events) {
   std::vector<std::string> out;
   for (const Event& e : events) out.push_back(e.full.at("type").get<std::string>());
@@ -141,13 +109,6 @@ std::vector<std::string> types(const std::vector<Event>& events) {
 int index_of(const std::vector<std::string>& v, const std::string& t) {
   auto it = std::find(v.begin(), v.end(), t);
   return it == v.end() ? -1 : static_cast<int>(it - v.begin());
-}
-
-std::vector<Event> turn(Session& s, const std::string& a, const std::string& b) {
-  std::vector<Event> out = s.play(a);
-  std::vector<Event> more = s.play(b);
-  out.insert(out.end(), more.begin(), more.end());
-  return out;
 }
 
 // Plays `move`, expecting it refused as illegal with a message, and the game unchanged.
@@ -165,24 +126,6 @@ void expect_refused(Session& s, const std::string& move) {
 
 void expect_bad_state(const json& state, const std::string& why) {
   EXPECT_THROW(Session::from_state("truth", state), GameError) << why;
-}
-
-// The end-of-game fields (rulings: "When the game ends: action is 0, acted is [] and door_action_done is
-// false").
-void expect_over(const Session& s, const json& winners, const std::string& reason) {
-  const json st = s.state();
-  EXPECT_EQ(st.at("phase"), "over");
-  ASSERT_FALSE(st.at("result").is_null());
-  EXPECT_EQ(st.at("result").at("winners"), winners);
-  EXPECT_EQ(st.at("result").at("reason"), reason);
-  EXPECT_EQ(st.at("action"), 0);
-  EXPECT_EQ(st.at("acted"), json::array());
-  EXPECT_EQ(st.at("door_action_done"), false);
-  EXPECT_TRUE(s.legal().empty());
-}
-void expect_on(const Session& s) {
-  EXPECT_EQ(s.state().at("phase"), "play");
-  EXPECT_TRUE(s.state().at("result").is_null());
 }
 
 // Sentry reach (edition, "Sentry"): empty white squares at most four coordinate steps from the icon, or five
