@@ -56,6 +56,12 @@ export function myGameIds() {
   }
   return out.sort((a, b) => b[1] - a[1]).map(x => x[0]);
 }
+// Names in words: "Ivory", "Ivory and Jade", "Ivory, Ember and Indigo".
+export function andList(items) {
+  const a = [...items].map(String);
+  return a.length <= 1 ? a.join('') : `${a.slice(0, -1).join(', ')} and ${a[a.length - 1]}`;
+}
+
 export function myName() { return localStorage.getItem(NAME_KEY) || ''; }
 export function setMyName(n) { if (n) localStorage.setItem(NAME_KEY, n); }
 

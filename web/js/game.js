@@ -2,7 +2,7 @@
 // banners, and hands the board itself to a per-game module (web/js/games/<name>.js, docs/ui.md).
 // It never decides what is legal: it passes the server's `legal` list to the board module.
 
-import { api, ApiError, loadTokens, saveTokens, forgetTokens, myName, setMyName, h, inviteRow } from './api.js';
+import { api, ApiError, loadTokens, saveTokens, forgetTokens, myName, setMyName, h, inviteRow, andList } from './api.js';
 import { gameInfo, seatLabel } from './games/registry.js';
 
 const $ = (id) => document.getElementById(id);
@@ -208,9 +208,10 @@ async function afterUpdate() {
   if (isOver() && !S.replay) await loadReplay();
 }
 
-// A setup from the module's editor, for `seat`. Errors go back to the editor.
-async function sendSetup(seat, placement) {
-  const res = await api('POST', `/api/games/${encodeURIComponent(gameId)}/setup`, { body: { placement }, token: tokenFor(seat) });
+// A setup from the module's editor, for `seat`: `{placement}`, or `{arrangement: name}` for a named
+// arrangement the server places. Errors go back to the editor.
+async function sendSetup(seat, body) {
+  const res = await api('POST', `/api/games/${encodeURIComponent(gameId)}/setup`, { body, token: tokenFor(seat) });
   if (res && res.observation) { S.observation = res.observation; S.obsSeat = seat; }
   try { await fetchGame(); } catch { /* the socket's update follows */ }
   afterUpdate();
@@ -394,7 +395,9 @@ function render() {
     S.setupEd = S.mod.setup($('setup'), {
       seat: vs,
       kind: S.kind,
-      submit: (placement) => sendSetup(vs, placement),
+      options: g.options || {},
+      submit: (placement) => sendSetup(vs, { placement }),
+      submitArrangement: (name) => sendSetup(vs, { arrangement: name }),
       onHint: (text) => { $('hint').textContent = text; },
     });
   } else if (!editing && S.setupEd) {
@@ -440,12 +443,12 @@ function render() {
   // Whose turn.
   let status = '';
   if (over) status = 'Game over.';
-  else if (openSeats.length) status = `Waiting for a friend to join as ${openSeats.map(s => playerName(s.seat)).join(', ')}.`;
+  else if (openSeats.length) status = `Waiting for a friend to join as ${andList(openSeats.map(s => playerName(s.seat)))}.`;
   else if (inSetup) {
     const ready = obs.ready || [];
     const notReady = g.seats.map((s, i) => i).filter(i => !ready.includes(i));
     if (vs !== null && !ready.includes(vs)) status = held.length > 1 ? `${playerName(vs)}: set up your army.` : 'Set up your army.';
-    else status = `Waiting for ${notReady.map(playerName).join(' and ')} to set up.`;
+    else status = `Waiting for ${andList(notReady.map(playerName))} to set up.`;
   }
   else if (held.includes(tm) && held.length > 1) status = `${playerName(tm)} to move (you).`;
   else if (held.includes(tm)) status = myTurn || S.sending ? 'Your turn.' : 'Your turn…';
@@ -474,8 +477,9 @@ function render() {
   const result = (obs && obs.result) || g.result;
   if (over && result) {
     const w = result.winners || [];
-    let head = w.length ? `${w.map(playerName).join(' and ')} win${w.length === 1 ? 's' : ''}` : 'Draw';
-    if (held.length === 1) head += w.includes(held[0]) ? ' — you won!' : w.length ? ' — you lost.' : '';
+    // Several winners: a shared victory (four-player Truth: every army whose icon stands when the first falls).
+    let head = w.length > 1 ? `${andList(w.map(playerName))} share the victory` : w.length ? `${playerName(w[0])} wins` : 'Draw';
+    if (held.length === 1) head += w.includes(held[0]) ? (w.length > 1 ? ' — you share it!' : ' — you won!') : w.length ? ' — you lost.' : '';
     const why = (S.mod.reasonText && S.mod.reasonText(result, obs)) || REASONS[result.reason] || result.reason;
     banner.replaceChildren(h('strong', {}, head), h('span', { class: 'reason', dataset: { reason: result.reason } }, why));
     banner.classList.remove('hidden');
@@ -546,8 +550,8 @@ function renderHandOver(seat, loading, plies) {
   let last = '';
   if (obs.phase === 'setup') {
     const ready = (obs.ready || []).map(playerName);
-    last = ready.length ? `${ready.join(' and ')} ${ready.length === 1 ? 'has' : 'have'} set up. ` : '';
-    last += `${side} sets up next; the other side looks away.`;
+    last = ready.length ? `${andList(ready)} ${ready.length === 1 ? 'has' : 'have'} set up. ` : '';
+    last += `${side} sets up next; ${S.game.seats.length > 2 ? 'everyone else looks' : 'the other side looks'} away.`;
   } else if (plies.length) {
     const p = plies[plies.length - 1];
     last = `Last move: ${p.player === null || p.player === undefined ? '' : `${playerName(p.player)} `}${p.text}${p.detail ? ` (${p.detail})` : ''}.`;
