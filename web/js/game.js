@@ -2,7 +2,7 @@
 // banners, and hands the board itself to a per-game module (web/js/games/<name>.js, docs/ui.md).
 // It never decides what is legal: it passes the server's `legal` list to the board module.
 
-import { api, ApiError, loadTokens, saveTokens, forgetTokens, myName, setMyName, h, inviteRow, andList } from './api.js';
+import { api, ApiError, loadTokens, saveTokens, forgetTokens, loadCreator, myName, setMyName, h, inviteRow, andList } from './api.js';
 import { gameInfo, seatLabel } from './games/registry.js';
 
 const $ = (id) => document.getElementById(id);
@@ -35,9 +35,16 @@ const S = {
   setupSeat: null,
   confirmedSeat: null, // hot seat with hidden information: the seat that last said "show my board"
   loadingSeat: null,
+  creator: null,     // the creator's token, when the server gave one: seats may be handed to the AI and back
+  handLevels: {},    // seat -> the AI level chosen for it in the hand-over panel
+  seatSending: null, // the seat whose hand-over request is on its way
+  seatError: '',
 };
 
-const heldSeats = () => Object.keys(S.tokens).map(Number).sort((a, b) => a - b);
+// A seat whose token this browser holds but which the creator handed to the AI is not ours to play until it
+// is taken back (the token then works again).
+const handedSeat = (i) => !!(S.game && S.game.seats[i] && S.game.seats[i].type === 'ai');
+const heldSeats = () => Object.keys(S.tokens).map(Number).filter(i => !handedSeat(i)).sort((a, b) => a - b);
 const isOver = () => (S.observation && S.observation.phase === 'over') || (S.game && S.game.status === 'over');
 const playerName = (seat) => (S.mod && S.mod.players[seat] && S.mod.players[seat].name) || (S.info && S.info.players[seat]) || `Player ${seat + 1}`;
 
@@ -102,6 +109,7 @@ async function start() {
     return;
   }
   S.tokens = loadTokens(gameId);
+  S.creator = loadCreator(gameId);
   try {
     await fetchGame();
   } catch (e) {
@@ -336,6 +344,15 @@ function wireControls() {
     if (li && S.replay) replayGo(Number(li.dataset.ply) + 1);
   });
   $('handover-show').addEventListener('click', () => showSeat(Number($('handover').dataset.seat)));
+  $('seat-admin-list').addEventListener('click', (e) => {
+    const hand = e.target.closest('button[data-seat-hand]');
+    const take = e.target.closest('button[data-seat-take]');
+    if (hand) {
+      const seat = Number(hand.dataset.seatHand);
+      const sel = $('seat-admin-list').querySelector(`select[data-seat-level="${seat}"]`);
+      changeSeat(seat, { type: 'ai', level: Number(sel ? sel.value : 1) });
+    } else if (take) changeSeat(Number(take.dataset.seatTake), { type: 'human' });
+  });
   $('join-name').value = myName();
   $('join-form').addEventListener('submit', async (e) => {
     e.preventDefault();
@@ -433,12 +450,14 @@ function render() {
     const p = S.mod.players[i] || {};
     const li = h('li', { class: !over && !inSetup && tm === i ? 'to-move' : '', dataset: { seat: i } },
       h('span', { class: 'swatch', style: { background: p.fill || '#ccc', borderColor: p.edge || '#888' }, 'aria-hidden': 'true' }),
-      h('span', {}, h('strong', {}, playerName(i)), ' · ', s.type === 'open' ? h('em', {}, 'waiting for a friend') : seatLabel(s)),
+      h('span', {}, h('strong', {}, playerName(i)), ' · ', s.type === 'open' ? h('em', {}, 'waiting for a friend') : seatLabel(s),
+        s.handed ? h('em', { class: 'muted' }, ' (handed over)') : null),
       held.includes(i) ? h('span', { class: 'you' }, 'you') : null,
       h('span', { class: 'count' }, S.mod.summary ? S.mod.summary(shown, i) : ''));
     if (!over && !inSetup && tm === i) li.setAttribute('aria-current', 'true');
     return li;
   }));
+  renderSeatAdmin();
 
   // Whose turn.
   let status = '';
@@ -560,6 +579,65 @@ function renderHandOver(seat, loading, plies) {
   const btn = $('handover-show');
   btn.classList.remove('hidden');
   btn.textContent = `I am ${side}, show my board`;
+}
+
+// The creator's seat hand-over (a server that offers it gave this browser a creator token when the game was
+// made; without one the panel stays hidden): per seat, "Hand to AI" at a chosen level, or "Take back" for a
+// seat that was handed over (its person's token works again; an open seat is open again). Seats the game was
+// created with as AI seats have nothing to hand. Rebuilt only when what it shows changes, so that a level
+// being chosen is not swept away by the next move.
+function renderSeatAdmin() {
+  const panel = $('seat-admin');
+  const g = S.game;
+  const show = !!S.creator && !isOver() && !!g;
+  panel.classList.toggle('hidden', !show);
+  if (!show) { panel.dataset.key = ''; return; }
+  const key = JSON.stringify([g.seats, S.seatSending, S.seatError]);
+  if (panel.dataset.key === key) return;
+  panel.dataset.key = key;
+  const levels = (S.kind && S.kind.ai_levels && S.kind.ai_levels.length) ? S.kind.ai_levels : [1, 2, 3];
+  const mid = levels[Math.floor((levels.length - 1) / 2)];
+  const rows = g.seats.map((s, i) => {
+    const side = playerName(i);
+    const busy = S.seatSending !== null;
+    let control;
+    if (s.handed) {
+      control = h('button', { type: 'button', class: 'secondary', dataset: { seatTake: i }, disabled: busy, 'aria-label': `Take back ${side}’s seat from the AI` }, 'Take back');
+    } else if (s.type === 'ai') {
+      control = h('span', { class: 'muted' }, 'an AI seat');
+    } else {
+      const sel = h('select', { 'aria-label': `AI level for ${side}`, dataset: { seatLevel: i }, disabled: busy },
+        ...levels.map(l => h('option', { value: l, selected: l === (S.handLevels[i] ?? mid) }, `level ${l}`)));
+      sel.addEventListener('change', () => { S.handLevels[i] = Number(sel.value); });
+      control = h('span', { class: 'row tight' }, h('button', { type: 'button', class: 'secondary', dataset: { seatHand: i }, disabled: busy, 'aria-label': `Hand ${side}’s seat to the AI` }, 'Hand to AI'), sel);
+    }
+    return h('li', { dataset: { seat: i, type: s.type, handed: String(!!s.handed) } },
+      h('span', {}, h('strong', {}, side), ' · ', s.type === 'open' ? h('em', {}, 'open seat') : seatLabel(s)), control);
+  });
+  $('seat-admin-list').replaceChildren(...rows);
+  $('seat-admin-error').textContent = S.seatError;
+}
+
+// POST /api/games/{id}/seats/{n} with the creator's token: `{"type":"ai","level":L}` or `{"type":"human"}`.
+async function changeSeat(seat, body) {
+  S.seatSending = seat;
+  S.seatError = '';
+  render();
+  try {
+    const res = await api('POST', `/api/games/${encodeURIComponent(gameId)}/seats/${seat}`, { body, token: S.creator });
+    if (res && Array.isArray(res.seats)) S.game.seats = res.seats;
+    S.seatSending = null;
+    // The seat's new holder may move at once, and this browser may have gained or lost a seat to act for.
+    try { await fetchGame(); } catch { /* the socket's updates follow */ }
+    if (actingSeat() !== S.wsSeat) connect();
+  } catch (e) {
+    S.seatSending = null;
+    if (e.status === 404 || e.status === 405) {
+      // A server without seat hand-over: hide the controls for good.
+      S.creator = null;
+    } else S.seatError = e.status === 401 ? 'Only the game’s creator can hand seats over.' : e.status === 409 ? 'The game is over.' : e.message;
+  }
+  render();
 }
 
 function renderJoin(openSeats, held) {
