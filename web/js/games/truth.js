@@ -421,14 +421,18 @@ class TruthBoard {
     this.render();
   }
 
-  // Captures of the last two plies (the player's own turn and the reply): each flashes once, when the board
+  // How many of the latest plies are news: a round, the player's own turn and every reply (two players: two
+  // plies; four: four).
+  span() { return numPlayers(this.view && this.view.observation); }
+
+  // Captures of the last round (the player's own turn and the replies): each flashes once, when the board
   // first sees it (not on the page's first update: that is history, not news).
   recentCaptures() {
     const v = this.view;
     const all = v.plies || (v.lastPly ? [{ events: v.lastPly }] : []);
     const out = [];
     all.forEach((p, i) => {
-      if (i < all.length - 2) return;
+      if (i < all.length - this.span()) return;
       (p.events || []).forEach((e, j) => {
         if (e.type === 'capture') out.push({ e, key: `${i}:${j}:${e.square}:${e.piece}`, latest: i === all.length - 1 });
       });
@@ -550,13 +554,19 @@ class TruthBoard {
     const now = performance.now();
 
     // The actions of the last (or current) turn: the origin dashed, the destination ringed, a line between.
-    const actions = (v.lastPly || []).filter(e => e.type === 'move' && e.from && e.to);
+    // With four players the other turns of the round are drawn too, fainter, each in its army's colour, so that
+    // a player sees what the three others did since its own turn.
+    const isMove = (e) => e.type === 'move' && e.from && e.to;
+    const actions = (v.lastPly || []).filter(isMove);
     const lastFrom = new Set(actions.map(e => e.from));
     const lastTo = new Set(actions.map(e => e.to));
-    for (const e of actions) {
+    const earlier = four && v.plies ? v.plies.slice(-this.span(), -1).flatMap(p => (p.events || []).filter(isMove)) : [];
+    for (const e of [...earlier, ...actions]) {
       const [x1, y1] = xy(e.from, turn);
       const [x2, y2] = xy(e.to, turn);
-      root.append(svg('line', { class: 'tr-last-line', x1: x1 + 0.5, y1: y1 + 0.5, x2: x2 + 0.5, y2: y2 + 0.5 }));
+      const cls = `tr-last-line${four ? ` p${e.player}` : ''}${actions.includes(e) ? '' : ' earlier'}`;
+      root.append(svg('line', { class: cls, x1: x1 + 0.5, y1: y1 + 0.5, x2: x2 + 0.5, y2: y2 + 0.5 }));
+      if (!actions.includes(e)) root.append(svg('circle', { class: `tr-earlier-to p${e.player}`, cx: x2 + 0.5, cy: y2 + 0.5, r: 0.47 }));
     }
     // A standing siege: red links from the icon to the four pieces of its ring.
     for (const sq of Object.keys(sieges)) {
@@ -681,13 +691,14 @@ class TruthBoard {
     el.replaceChildren(...scores.map((pts, p) => {
       const now = p === toMove;
       const words = `${name(p)}, ${pts} point${pts === 1 ? '' : 's'}${transformed.includes(p) ? ', transformed' : ''}${now ? ', to move' : ''}${p === you ? ', you' : ''}`;
-      const li = html('li', { class: `tr-score p${p}${now ? ' now' : ''}`, dataset: { player: p, now: String(now) }, 'aria-label': words, 'aria-current': now ? 'step' : undefined },
-        html('span', { class: 'tr-swatch', 'aria-hidden': 'true' }),
-        html('span', { class: 'tr-order-name' }, name(p)),
-        html('span', { class: 'tr-order-pts' }, String(pts)),
-        transformed.includes(p) ? html('span', { class: 'tr-tag transformed', title: 'transformed: linesmen and sentries act as doors, guardians as lanterns' }, 'transformed') : null,
-        p === you ? html('span', { class: 'tr-tag you' }, 'you') : null);
-      return li;
+      // The chip holds the army (ringed when it is to move); the arrow between chips is the li's own.
+      return html('li', { class: `tr-score p${p}${now ? ' now' : ''}`, dataset: { player: p, now: String(now) }, 'aria-label': words, 'aria-current': now ? 'step' : undefined },
+        html('span', { class: 'tr-chip' },
+          html('span', { class: 'tr-swatch', 'aria-hidden': 'true' }),
+          html('span', { class: 'tr-order-name' }, name(p)),
+          html('span', { class: 'tr-order-pts' }, String(pts)),
+          transformed.includes(p) ? html('span', { class: 'tr-tag transformed', title: 'transformed: linesmen and sentries act as doors, guardians as lanterns' }, 'transformed') : null,
+          p === you ? html('span', { class: 'tr-tag you' }, 'you') : null));
     }));
   }
 
@@ -740,7 +751,7 @@ class TruthBoard {
     const items = [];
     const board = this.boardWithLost();
     all.forEach((p, i) => {
-      if (i < all.length - 2) return;
+      if (i < all.length - this.span()) return;
       for (const l of eventLines(p.events || [], { board, transformed: obs.transformed || [], start: !!p.start })) {
         items.push(html('li', { class: `tr-log-${l.cls}`, dataset: { cause: l.cause || '', square: l.square || '', ply: i } }, l.text));
       }
@@ -899,7 +910,7 @@ class SetupEditor {
     this.root = html('div', { class: 'tr-setup', 'data-seat': this.seat, 'data-players': this.four ? 4 : 2 },
       html('h2', {}, `Set up your army (${name(this.seat)})`),
       html('p', { class: 'muted tr-setup-help' }, help),
-      this.svg, this.el.msg, this.el.err, this.tools, this.waiting, legend(this.seat, this.four ? 4 : 2));
+      this.svg, this.el.msg, this.el.err, this.tools, this.waiting, html('div', { class: 'tr-legend' }, legend(this.seat, this.four ? 4 : 2)));
     container.append(this.root);
     this.root.addEventListener('click', (e) => {
       const b = e.target.closest('button[data-act]');
