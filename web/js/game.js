@@ -612,7 +612,8 @@ function renderSeatAdmin() {
       control = h('span', { class: 'row tight' }, h('button', { type: 'button', class: 'secondary', dataset: { seatHand: i }, disabled: busy, 'aria-label': `Hand ${side}’s seat to the AI` }, 'Hand to AI'), sel);
     }
     return h('li', { dataset: { seat: i, type: s.type, handed: String(!!s.handed) } },
-      h('span', {}, h('strong', {}, side), ' · ', s.type === 'open' ? h('em', {}, 'open seat') : seatLabel(s)), control);
+      h('span', {}, h('strong', {}, side), ' · ', s.type === 'open' ? h('em', {}, 'open seat') : seatLabel(s),
+        s.handed ? h('em', { class: 'muted' }, ' (handed over)') : null), control);
   });
   $('seat-admin-list').replaceChildren(...rows);
   $('seat-admin-error').textContent = S.seatError;
