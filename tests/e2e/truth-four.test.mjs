@@ -380,3 +380,41 @@ test('four players on a 390×844 phone: the editor and the turned board fit, tap
   assertNoErrors(page);
   await context.close();
 });
+
+test('four players: placements the server sends for the variant start the editor and draw the rules page', { timeout: 120000 }, async () => {
+  // The four suggested arrangements as the server places them (four seats, each asking for "suggested").
+  const made = await apiJson(server.url, 'POST', '/api/games', {
+    body: { game: 'truth', options: { players: 4 }, seats: SIDES.map(name => ({ type: 'human', name })) },
+  });
+  for (const t of Object.values(made.tokens)) await apiJson(server.url, 'POST', `/api/games/${made.id}/setup`, { body: { arrangement: 'suggested' }, token: t });
+  const board = (await game(made.id, null)).observation.board;
+  const suggested = {};
+  for (const [sq, p] of Object.entries(board)) (suggested[p[0]] ??= {})[sq] = p[1];
+  assert.deepEqual(Object.keys(suggested).sort(), ['0', '1', '2', '3']);
+
+  // A server whose four-player variant carries its placements (rewritten on the way to the page).
+  const context = await browser.newContext({ viewport: { width: 1100, height: 1000 } });
+  const page = await newPage(context);
+  await page.route('**/api/games/kinds', async (route) => {
+    const res = await route.fetch();
+    const kinds = await res.json();
+    const truth = kinds.find(k => k.name === 'truth');
+    truth.variants.find(v => v.players === 4).arrangements = { suggested };
+    await route.fulfill({ response: res, json: kinds });
+  });
+  await createTruth(page, server.url, { seats: ['ai:1', 'ai:1', 'ai:1', 'me'] });
+  await page.waitForSelector('#setup .tr-setup[data-seat="3"][data-players="4"] [data-piece]');
+  const shown = Object.fromEntries(Object.entries(await pieces(page, '#setup')).map(([sq, p]) => [sq, p[1]]));
+  assert.deepEqual(shown, suggested['3'], 'Indigo\'s editor starts from the suggested arrangement');
+  assert.equal(await page.$$eval('#setup button[data-act="server-arrangement"]', els => els.length), 0, 'nothing left for the server to place');
+  await page.click('#setup button[data-act="random"]');
+  await page.click('#setup button[data-act="suggested"]');
+  assert.deepEqual(Object.fromEntries(Object.entries(await pieces(page, '#setup')).map(([sq, p]) => [sq, p[1]])), suggested['3']);
+  await page.goto(server.url + '/rules/truth.html');
+  await page.waitForSelector('#diagram-four[data-arrangement="suggested"]');
+  assert.equal(await page.$$eval('#diagram-four .tr-piece', els => els.length), 4 * 41, 'the rules page draws the four armies');
+  await page.$eval('#diagram-four', e => e.scrollIntoView());
+  await shot(page, 'truth-four-rules-diagram', { full: false });
+  assertNoErrors(page);
+  await context.close();
+});
