@@ -498,7 +498,7 @@ function render() {
     const w = result.winners || [];
     // Several winners: a shared victory (four-player Truth: every army whose icon stands when the first falls).
     let head = w.length > 1 ? `${andList(w.map(playerName))} share the victory` : w.length ? `${playerName(w[0])} wins` : 'Draw';
-    if (held.length === 1) head += w.includes(held[0]) ? (w.length > 1 ? ' — you share it!' : ' — you won!') : w.length ? ' — you lost.' : '';
+    if (held.length === 1) head += w.includes(held[0]) ? ' — you won!' : w.length ? ' — you lost.' : '';
     const why = (S.mod.reasonText && S.mod.reasonText(result, obs)) || REASONS[result.reason] || result.reason;
     banner.replaceChildren(h('strong', {}, head), h('span', { class: 'reason', dataset: { reason: result.reason } }, why));
     banner.classList.remove('hidden');

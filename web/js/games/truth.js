@@ -306,11 +306,16 @@ export function captureText(e, mover = null, transformed = [], board = null) {
       else why = `destroyed by contact with ${byArmy} guardian`;
       break;
     case 'burn': why = `burned by ${byArmy} lantern`; break;
-    case 'enclosure':
-      if (kindOf(victim) === 'D' || roleOf(victim, transformed) === 'door') why = `enclosed by four ${by ? `${by} ` : 'hostile '}lanterns`;
-      else if (kindOf(victim) === 'L' || roleOf(victim, transformed) === 'lantern') why = `enclosed by four ${by ? `${by} ` : 'hostile '}doors`;
+    case 'enclosure': {
+      // With four players the four may belong to several armies (the credit goes to the first of them): name
+      // every army standing on the diagonals, else the credited one.
+      const armies = board ? [...new Set(diagNeighbours(e.square).map(sq => ownerOf(board[sq])).filter(o => o !== null && o !== owner))].sort() : [];
+      const whose = armies.length ? `${names(armies)} ` : by ? `${by} ` : 'hostile ';
+      if (kindOf(victim) === 'D' || roleOf(victim, transformed) === 'door') why = `enclosed by four ${whose}lanterns`;
+      else if (kindOf(victim) === 'L' || roleOf(victim, transformed) === 'lantern') why = `enclosed by four ${whose}doors`;
       else why = 'enclosed';
       break;
+    }
     case 'siege': why = 'destroyed by siege: ringed by four doors through two of its turns'; break;
     case 'interception': {
       // The attacker is the moving lantern-guardian when a move met the defender; otherwise judge by role.
