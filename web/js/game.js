@@ -70,6 +70,10 @@ function actingSeat() {
 const hiddenInfo = () => !!(S.game && S.game.hidden);
 const handOverGame = () => hiddenInfo() && heldSeats().length > 1 && !isOver();
 
+// Whether observation `a` is at least as far on as `b`: by ply, then by `action` (a Truth turn's two actions
+// share a ply).
+const notOlder = (a, b) => (a.ply ?? 0) > (b.ply ?? 0) || ((a.ply ?? 0) === (b.ply ?? 0) && (a.action ?? 0) >= (b.action ?? 0));
+
 function showError(el, err) {
   $(el).textContent = err ? (err instanceof ApiError ? err.message : String(err.message || err)) : '';
 }
@@ -91,14 +95,18 @@ async function fetchGame(seat = actingSeat()) {
     } else throw e;
   }
   S.game = g;
-  if (!S.observation || (g.observation && (g.observation.ply ?? 0) >= (S.observation.ply ?? 0)) || g.status === 'over') {
+  // An answer older than what the socket brought meanwhile (its request left before the update came) is not
+  // drawn, and neither is its `legal`: with AIs moving fast (three of them before a four-player seat's turn),
+  // an empty `legal` from before the turn would otherwise stand in for the turn's own, and the page would
+  // wait for an update that never comes.
+  if (!S.observation || (g.observation && notOlder(g.observation, S.observation)) || g.status === 'over') {
     S.observation = g.observation;
     S.obsSeat = g.you ?? null;
     S.events = g.events || [];
     S.updates++;
+    S.legal = g.legal || [];
+    S.legalSeat = g.you ?? null;
   }
-  S.legal = g.legal || [];
-  S.legalSeat = g.you ?? null;
   return g;
 }
 
@@ -200,7 +208,8 @@ async function afterUpdate() {
   const seatsOpen = !S.seatsFresh && S.game && S.game.seats.some(s => s.type === 'open');
   const tm = S.observation ? S.observation.to_move : null;
   const inPlay = S.observation && S.observation.phase === 'play';
-  const needLegalFor = !isOver() && inPlay && heldSeats().includes(tm) && S.legalSeat !== tm;
+  // (A seat of ours to move always has something legal, a pass at least: an empty list is a stale one.)
+  const needLegalFor = !isOver() && inPlay && heldSeats().includes(tm) && (S.legalSeat !== tm || !S.legal.length);
   const justEnded = S.observation && S.observation.phase === 'over' && !S.replay;
   if ((seatsOpen || needLegalFor || justEnded) && !refreshing) {
     // Seats changed (someone joined), a hot-seat turn changed hands, or the game just ended:
