@@ -12,6 +12,15 @@ export { pieces } from './helpers.mjs';
 export const KIND_NAMES = { D: 'door', L: 'lantern', N: 'linesman', S: 'sentry', G: 'guardian', I: 'icon' };
 const FILES = 'abcdefghijklmnopq';
 export const isWhite = (sq) => (FILES.indexOf(sq[0]) + 18 - Number(sq.slice(1))) % 2 === 0;
+export const SIDES = ['Ivory', 'Jade', 'Ember', 'Indigo'];
+// Four players: whose corner a square is (Ivory south-west, Jade north-east, Ember south-east, Indigo
+// north-west); file i is nobody's (null).
+export function quadrantOf(sq) {
+  const f = FILES.indexOf(sq[0]);
+  if (f === 8) return null;
+  const south = Number(sq.slice(1)) <= 9;
+  return f < 8 ? (south ? 0 : 3) : (south ? 2 : 1);
+}
 export const SHOTS_DIR = process.env.TRUTH_SHOTS || '/tmp/truth-shots';
 
 // A screenshot into build/e2e-screenshots (like every test) and a copy into SHOTS_DIR.
@@ -23,13 +32,16 @@ export async function shot(page, name, { full = true } = {}) {
   return file;
 }
 
-// Creates a Truth game from the lobby. seats: e.g. ['me', 'ai:1'], ['me', 'me'] or ['me', 'open'].
+// Creates a Truth game from the lobby. seats: e.g. ['me', 'ai:1'], ['me', 'me'] or ['me', 'open']; four
+// seats make a four-player game (the lobby's player count).
 export async function createTruth(page, base, { seats = ['me', 'ai:1'], name = 'Ana' } = {}) {
   await page.goto(base + '/');
   await page.waitForSelector('#kind option[value="truth"]', { state: 'attached' });
   await page.selectOption('#kind', 'truth');
   await page.fill('#name', name);
   await page.waitForSelector('#options [data-opt="max_plies"]');
+  await page.selectOption('#count', String(seats.length));
+  await page.waitForSelector(`#seat-${seats.length - 1}`);
   for (let i = 0; i < seats.length; i++) await page.selectOption(`#seat-${i}`, seats[i]);
   return createAndOpen(page, { open: seats.includes('open') });
 }

@@ -32,17 +32,21 @@ export async function api(method, path, { body, token } = {}) {
   return data;
 }
 
-// Tokens: one localStorage key per game, holding {"tokens": {"<seat>": "<token>"}}.
-export function loadTokens(id) {
+// Tokens: one localStorage key per game, holding {"tokens": {"<seat>": "<token>"}, "creator": "<token>"}:
+// the seats' tokens, and the creator's (a server that hands seats over answers the game's creation with one).
+function loadEntry(id) {
   try {
     const v = JSON.parse(localStorage.getItem(TOKEN_PREFIX + id) || 'null');
-    return (v && v.tokens) || {};
+    return v && typeof v === 'object' ? v : {};
   } catch { return {}; }
 }
-export function saveTokens(id, tokens) {
-  const all = { ...loadTokens(id), ...tokens };
-  localStorage.setItem(TOKEN_PREFIX + id, JSON.stringify({ tokens: all, saved: Date.now() }));
+function saveEntry(id, changes) {
+  localStorage.setItem(TOKEN_PREFIX + id, JSON.stringify({ ...loadEntry(id), ...changes, saved: Date.now() }));
 }
+export function loadTokens(id) { return loadEntry(id).tokens || {}; }
+export function saveTokens(id, tokens) { saveEntry(id, { tokens: { ...loadTokens(id), ...tokens } }); }
+export function loadCreator(id) { return loadEntry(id).creator || null; }
+export function saveCreator(id, token) { saveEntry(id, { creator: token }); }
 export function forgetTokens(id) { localStorage.removeItem(TOKEN_PREFIX + id); }
 // Ids of every game this browser holds a token for, most recent first.
 export function myGameIds() {
@@ -56,6 +60,12 @@ export function myGameIds() {
   }
   return out.sort((a, b) => b[1] - a[1]).map(x => x[0]);
 }
+// Names in words: "Ivory", "Ivory and Jade", "Ivory, Ember and Indigo".
+export function andList(items) {
+  const a = [...items].map(String);
+  return a.length <= 1 ? a.join('') : `${a.slice(0, -1).join(', ')} and ${a[a.length - 1]}`;
+}
+
 export function myName() { return localStorage.getItem(NAME_KEY) || ''; }
 export function setMyName(n) { if (n) localStorage.setItem(NAME_KEY, n); }
 

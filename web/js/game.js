@@ -2,7 +2,7 @@
 // banners, and hands the board itself to a per-game module (web/js/games/<name>.js, docs/ui.md).
 // It never decides what is legal: it passes the server's `legal` list to the board module.
 
-import { api, ApiError, loadTokens, saveTokens, forgetTokens, myName, setMyName, h, inviteRow } from './api.js';
+import { api, ApiError, loadTokens, saveTokens, forgetTokens, loadCreator, myName, setMyName, h, inviteRow, andList } from './api.js';
 import { gameInfo, seatLabel } from './games/registry.js';
 
 const $ = (id) => document.getElementById(id);
@@ -35,9 +35,16 @@ const S = {
   setupSeat: null,
   confirmedSeat: null, // hot seat with hidden information: the seat that last said "show my board"
   loadingSeat: null,
+  creator: null,     // the creator's token, when the server gave one: seats may be handed to the AI and back
+  handLevels: {},    // seat -> the AI level chosen for it in the hand-over panel
+  seatSending: null, // the seat whose hand-over request is on its way
+  seatError: '',
 };
 
-const heldSeats = () => Object.keys(S.tokens).map(Number).sort((a, b) => a - b);
+// A seat whose token this browser holds but which the creator handed to the AI is not ours to play until it
+// is taken back (the token then works again).
+const handedSeat = (i) => !!(S.game && S.game.seats[i] && S.game.seats[i].type === 'ai');
+const heldSeats = () => Object.keys(S.tokens).map(Number).filter(i => !handedSeat(i)).sort((a, b) => a - b);
 const isOver = () => (S.observation && S.observation.phase === 'over') || (S.game && S.game.status === 'over');
 const playerName = (seat) => (S.mod && S.mod.players[seat] && S.mod.players[seat].name) || (S.info && S.info.players[seat]) || `Player ${seat + 1}`;
 
@@ -63,6 +70,10 @@ function actingSeat() {
 const hiddenInfo = () => !!(S.game && S.game.hidden);
 const handOverGame = () => hiddenInfo() && heldSeats().length > 1 && !isOver();
 
+// Whether observation `a` is at least as far on as `b`: by ply, then by `action` (a Truth turn's two actions
+// share a ply).
+const notOlder = (a, b) => (a.ply ?? 0) > (b.ply ?? 0) || ((a.ply ?? 0) === (b.ply ?? 0) && (a.action ?? 0) >= (b.action ?? 0));
+
 function showError(el, err) {
   $(el).textContent = err ? (err instanceof ApiError ? err.message : String(err.message || err)) : '';
 }
@@ -84,14 +95,18 @@ async function fetchGame(seat = actingSeat()) {
     } else throw e;
   }
   S.game = g;
-  if (!S.observation || (g.observation && (g.observation.ply ?? 0) >= (S.observation.ply ?? 0)) || g.status === 'over') {
+  // An answer older than what the socket brought meanwhile (its request left before the update came) is not
+  // drawn, and neither is its `legal`: with AIs moving fast (three of them before a four-player seat's turn),
+  // an empty `legal` from before the turn would otherwise stand in for the turn's own, and the page would
+  // wait for an update that never comes.
+  if (!S.observation || (g.observation && notOlder(g.observation, S.observation)) || g.status === 'over') {
     S.observation = g.observation;
     S.obsSeat = g.you ?? null;
     S.events = g.events || [];
     S.updates++;
+    S.legal = g.legal || [];
+    S.legalSeat = g.you ?? null;
   }
-  S.legal = g.legal || [];
-  S.legalSeat = g.you ?? null;
   return g;
 }
 
@@ -102,6 +117,7 @@ async function start() {
     return;
   }
   S.tokens = loadTokens(gameId);
+  S.creator = loadCreator(gameId);
   try {
     await fetchGame();
   } catch (e) {
@@ -192,7 +208,8 @@ async function afterUpdate() {
   const seatsOpen = !S.seatsFresh && S.game && S.game.seats.some(s => s.type === 'open');
   const tm = S.observation ? S.observation.to_move : null;
   const inPlay = S.observation && S.observation.phase === 'play';
-  const needLegalFor = !isOver() && inPlay && heldSeats().includes(tm) && S.legalSeat !== tm;
+  // (A seat of ours to move always has something legal, a pass at least: an empty list is a stale one.)
+  const needLegalFor = !isOver() && inPlay && heldSeats().includes(tm) && (S.legalSeat !== tm || !S.legal.length);
   const justEnded = S.observation && S.observation.phase === 'over' && !S.replay;
   if ((seatsOpen || needLegalFor || justEnded) && !refreshing) {
     // Seats changed (someone joined), a hot-seat turn changed hands, or the game just ended:
@@ -208,9 +225,10 @@ async function afterUpdate() {
   if (isOver() && !S.replay) await loadReplay();
 }
 
-// A setup from the module's editor, for `seat`. Errors go back to the editor.
-async function sendSetup(seat, placement) {
-  const res = await api('POST', `/api/games/${encodeURIComponent(gameId)}/setup`, { body: { placement }, token: tokenFor(seat) });
+// A setup from the module's editor, for `seat`: `{placement}`, or `{arrangement: name}` for a named
+// arrangement the server places. Errors go back to the editor.
+async function sendSetup(seat, body) {
+  const res = await api('POST', `/api/games/${encodeURIComponent(gameId)}/setup`, { body, token: tokenFor(seat) });
   if (res && res.observation) { S.observation = res.observation; S.obsSeat = seat; }
   try { await fetchGame(); } catch { /* the socket's update follows */ }
   afterUpdate();
@@ -335,6 +353,15 @@ function wireControls() {
     if (li && S.replay) replayGo(Number(li.dataset.ply) + 1);
   });
   $('handover-show').addEventListener('click', () => showSeat(Number($('handover').dataset.seat)));
+  $('seat-admin-list').addEventListener('click', (e) => {
+    const hand = e.target.closest('button[data-seat-hand]');
+    const take = e.target.closest('button[data-seat-take]');
+    if (hand) {
+      const seat = Number(hand.dataset.seatHand);
+      const sel = $('seat-admin-list').querySelector(`select[data-seat-level="${seat}"]`);
+      changeSeat(seat, { type: 'ai', level: Number(sel ? sel.value : 1) });
+    } else if (take) changeSeat(Number(take.dataset.seatTake), { type: 'human' });
+  });
   $('join-name').value = myName();
   $('join-form').addEventListener('submit', async (e) => {
     e.preventDefault();
@@ -394,7 +421,9 @@ function render() {
     S.setupEd = S.mod.setup($('setup'), {
       seat: vs,
       kind: S.kind,
-      submit: (placement) => sendSetup(vs, placement),
+      options: g.options || {},
+      submit: (placement) => sendSetup(vs, { placement }),
+      submitArrangement: (name) => sendSetup(vs, { arrangement: name }),
       onHint: (text) => { $('hint').textContent = text; },
     });
   } else if (!editing && S.setupEd) {
@@ -430,22 +459,24 @@ function render() {
     const p = S.mod.players[i] || {};
     const li = h('li', { class: !over && !inSetup && tm === i ? 'to-move' : '', dataset: { seat: i } },
       h('span', { class: 'swatch', style: { background: p.fill || '#ccc', borderColor: p.edge || '#888' }, 'aria-hidden': 'true' }),
-      h('span', {}, h('strong', {}, playerName(i)), ' · ', s.type === 'open' ? h('em', {}, 'waiting for a friend') : seatLabel(s)),
+      h('span', {}, h('strong', {}, playerName(i)), ' · ', s.type === 'open' ? h('em', {}, 'waiting for a friend') : seatLabel(s),
+        s.handed ? h('em', { class: 'muted' }, ' (handed over)') : null),
       held.includes(i) ? h('span', { class: 'you' }, 'you') : null,
       h('span', { class: 'count' }, S.mod.summary ? S.mod.summary(shown, i) : ''));
     if (!over && !inSetup && tm === i) li.setAttribute('aria-current', 'true');
     return li;
   }));
+  renderSeatAdmin();
 
   // Whose turn.
   let status = '';
   if (over) status = 'Game over.';
-  else if (openSeats.length) status = `Waiting for a friend to join as ${openSeats.map(s => playerName(s.seat)).join(', ')}.`;
+  else if (openSeats.length) status = `Waiting for a friend to join as ${andList(openSeats.map(s => playerName(s.seat)))}.`;
   else if (inSetup) {
     const ready = obs.ready || [];
     const notReady = g.seats.map((s, i) => i).filter(i => !ready.includes(i));
     if (vs !== null && !ready.includes(vs)) status = held.length > 1 ? `${playerName(vs)}: set up your army.` : 'Set up your army.';
-    else status = `Waiting for ${notReady.map(playerName).join(' and ')} to set up.`;
+    else status = `Waiting for ${andList(notReady.map(playerName))} to set up.`;
   }
   else if (held.includes(tm) && held.length > 1) status = `${playerName(tm)} to move (you).`;
   else if (held.includes(tm)) status = myTurn || S.sending ? 'Your turn.' : 'Your turn…';
@@ -474,7 +505,8 @@ function render() {
   const result = (obs && obs.result) || g.result;
   if (over && result) {
     const w = result.winners || [];
-    let head = w.length ? `${w.map(playerName).join(' and ')} win${w.length === 1 ? 's' : ''}` : 'Draw';
+    // Several winners: a shared victory (four-player Truth: every army whose icon stands when the first falls).
+    let head = w.length > 1 ? `${andList(w.map(playerName))} share the victory` : w.length ? `${playerName(w[0])} wins` : 'Draw';
     if (held.length === 1) head += w.includes(held[0]) ? ' — you won!' : w.length ? ' — you lost.' : '';
     const why = (S.mod.reasonText && S.mod.reasonText(result, obs)) || REASONS[result.reason] || result.reason;
     banner.replaceChildren(h('strong', {}, head), h('span', { class: 'reason', dataset: { reason: result.reason } }, why));
@@ -546,8 +578,8 @@ function renderHandOver(seat, loading, plies) {
   let last = '';
   if (obs.phase === 'setup') {
     const ready = (obs.ready || []).map(playerName);
-    last = ready.length ? `${ready.join(' and ')} ${ready.length === 1 ? 'has' : 'have'} set up. ` : '';
-    last += `${side} sets up next; the other side looks away.`;
+    last = ready.length ? `${andList(ready)} ${ready.length === 1 ? 'has' : 'have'} set up. ` : '';
+    last += `${side} sets up next; ${S.game.seats.length > 2 ? 'everyone else looks' : 'the other side looks'} away.`;
   } else if (plies.length) {
     const p = plies[plies.length - 1];
     last = `Last move: ${p.player === null || p.player === undefined ? '' : `${playerName(p.player)} `}${p.text}${p.detail ? ` (${p.detail})` : ''}.`;
@@ -556,6 +588,66 @@ function renderHandOver(seat, loading, plies) {
   const btn = $('handover-show');
   btn.classList.remove('hidden');
   btn.textContent = `I am ${side}, show my board`;
+}
+
+// The creator's seat hand-over (a server that offers it gave this browser a creator token when the game was
+// made; without one the panel stays hidden): per seat, "Hand to AI" at a chosen level, or "Take back" for a
+// seat that was handed over (its person's token works again; an open seat is open again). Seats the game was
+// created with as AI seats have nothing to hand. Rebuilt only when what it shows changes, so that a level
+// being chosen is not swept away by the next move.
+function renderSeatAdmin() {
+  const panel = $('seat-admin');
+  const g = S.game;
+  const show = !!S.creator && !isOver() && !!g;
+  panel.classList.toggle('hidden', !show);
+  if (!show) { panel.dataset.key = ''; return; }
+  const key = JSON.stringify([g.seats, S.seatSending, S.seatError]);
+  if (panel.dataset.key === key) return;
+  panel.dataset.key = key;
+  const levels = (S.kind && S.kind.ai_levels && S.kind.ai_levels.length) ? S.kind.ai_levels : [1, 2, 3];
+  const mid = levels[Math.floor((levels.length - 1) / 2)];
+  const rows = g.seats.map((s, i) => {
+    const side = playerName(i);
+    const busy = S.seatSending !== null;
+    let control;
+    if (s.handed) {
+      control = h('button', { type: 'button', class: 'secondary', dataset: { seatTake: i }, disabled: busy, 'aria-label': `Take back ${side}’s seat from the AI` }, 'Take back');
+    } else if (s.type === 'ai') {
+      control = h('span', { class: 'muted' }, 'an AI seat');
+    } else {
+      const sel = h('select', { 'aria-label': `AI level for ${side}`, dataset: { seatLevel: i }, disabled: busy },
+        ...levels.map(l => h('option', { value: l, selected: l === (S.handLevels[i] ?? mid) }, `level ${l}`)));
+      sel.addEventListener('change', () => { S.handLevels[i] = Number(sel.value); });
+      control = h('span', { class: 'row tight' }, h('button', { type: 'button', class: 'secondary', dataset: { seatHand: i }, disabled: busy, 'aria-label': `Hand ${side}’s seat to the AI` }, 'Hand to AI'), sel);
+    }
+    return h('li', { dataset: { seat: i, type: s.type, handed: String(!!s.handed) } },
+      h('span', {}, h('strong', {}, side), ' · ', s.type === 'open' ? h('em', {}, 'open seat') : seatLabel(s),
+        s.handed ? h('em', { class: 'muted' }, ' (handed over)') : null), control);
+  });
+  $('seat-admin-list').replaceChildren(...rows);
+  $('seat-admin-error').textContent = S.seatError;
+}
+
+// POST /api/games/{id}/seats/{n} with the creator's token: `{"type":"ai","level":L}` or `{"type":"human"}`.
+async function changeSeat(seat, body) {
+  S.seatSending = seat;
+  S.seatError = '';
+  render();
+  try {
+    const res = await api('POST', `/api/games/${encodeURIComponent(gameId)}/seats/${seat}`, { body, token: S.creator });
+    if (res && Array.isArray(res.seats)) S.game.seats = res.seats;
+    S.seatSending = null;
+    // The seat's new holder may move at once, and this browser may have gained or lost a seat to act for.
+    try { await fetchGame(); } catch { /* the socket's updates follow */ }
+    if (actingSeat() !== S.wsSeat) connect();
+  } catch (e) {
+    S.seatSending = null;
+    if (e.status === 404 || e.status === 405) {
+      // A server without seat hand-over: hide the controls for good.
+      S.creator = null;
+    } else S.seatError = e.status === 401 ? 'Only the game’s creator can hand seats over.' : e.status === 409 ? 'The game is over.' : e.message;
+  }
+  render();
 }
 
 function renderJoin(openSeats, held) {

@@ -1,6 +1,6 @@
 // The lobby: create a game, and the lists of open games, my games and recent games.
 
-import { api, saveTokens, loadTokens, myGameIds, myName, setMyName, h, inviteRow, timeAgo } from './api.js';
+import { api, saveTokens, saveCreator, loadTokens, myGameIds, myName, setMyName, h, inviteRow, timeAgo } from './api.js';
 import { gameInfo, playerName, seatLabel, GAMES } from './games/registry.js';
 
 const $ = (id) => document.getElementById(id);
@@ -263,6 +263,8 @@ async function create(e) {
   try {
     const res = await api('POST', '/api/games', { body: { game, options: readOptions(), seats } });
     saveTokens(res.id, res.tokens || {});
+    // The creator's token (servers that hand seats over send one): the game page's "Hand to AI" buttons.
+    if (res.creator) saveCreator(res.id, res.creator);
     const url = `/game.html?id=${encodeURIComponent(res.id)}`;
     const open = seats.map((s, i) => [s, i]).filter(([s]) => s.type === 'open');
     if (!open.length) { location.href = url; return; }

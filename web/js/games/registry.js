@@ -50,7 +50,7 @@ export const GAMES = {
     rules: '/rules/truth.html',
     load: () => import('./truth.js'),
     options: {
-      players: 'Players (2; the four-player game is not playable yet)',
+      players: 'Players',
       max_plies: 'Decided on points after (turns)',
     },
   },

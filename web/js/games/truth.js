@@ -9,7 +9,7 @@
 // replay positions from those events, and a few words (which piece may still move this turn) read the
 // observation's `action` and `door_action_done`.
 import { svg, h as html } from '../dom.js';
-import { api, loadTokens } from '../api.js';
+import { api, loadTokens, andList } from '../api.js';
 import { wireSquareInput } from './square-input.js';
 import { randomInt, shuffle, savedSetups } from './setup-common.js';
 
@@ -37,10 +37,7 @@ const PLAYERS = [
   { name: 'Indigo', fill: 'var(--tr-p3)', edge: 'var(--tr-p3-edge)', desc: 'the north-west (four players)' },
 ];
 const name = (p) => (PLAYERS[p] ? PLAYERS[p].name : `Player ${Number(p) + 1}`);
-const names = (ps) => {
-  const n = ps.map(name);
-  return n.length <= 1 ? n.join('') : `${n.slice(0, -1).join(', ')} and ${n[n.length - 1]}`;
-};
+const names = (ps) => andList(ps.map(name));
 const upper = (t) => (t ? `${t[0].toUpperCase()}${t.slice(1)}` : t);
 
 // ---------------------------------------------------------------------------------------------
@@ -86,12 +83,36 @@ export function parseMove(s) {
   return m ? { str: s, from: m[1], to: m[2] } : null;
 }
 
-// The viewer's army at the bottom: Jade's (and Indigo's) seat sees the board turned 180°.
-const flipFor = (seat) => seat === 1 || seat === 3;
-function xy(sq, flip) {
+// The viewer's army at the bottom: the board is turned by quarter turns (clockwise) so that the viewer's
+// corner is the lower left (four players) or its half the lower one (two). Two players: Jade sees it turned
+// half round. Four: Jade half round, Ember (south-east) a quarter clockwise, Indigo (north-west) a quarter
+// anticlockwise. A spectator sees Ivory's view (no turn).
+export function turnFor(seat, four = false) {
+  if (seat === null || seat === undefined) return 0;
+  if (!four) return seat === 1 ? 2 : 0;
+  return [0, 2, 1, 3][seat] ?? 0;
+}
+// The picture's size in squares, [width, height]: a quarter turn lays the 18 ranks across.
+const dims = (turn) => (turn % 2 ? [NR, NF] : [NF, NR]);
+// A square's top-left corner in the picture.
+function xy(sq, turn) {
   const f = fileOf(sq);
   const r = rankOf(sq);
-  return flip ? [NF - 1 - f, r - 1] : [f, NR - r];
+  switch (turn) {
+    case 1: return [r - 1, f];
+    case 2: return [NF - 1 - f, r - 1];
+    case 3: return [NR - r, NF - 1 - f];
+    default: return [f, NR - r];
+  }
+}
+// The square drawn at picture column x, row y (xy's inverse), for the coordinates in the margins.
+function squareAt(x, y, turn) {
+  switch (turn) {
+    case 1: return sqName(y, x + 1);
+    case 2: return sqName(NF - 1 - x, y + 1);
+    case 3: return sqName(NF - 1 - y, NR - x);
+    default: return sqName(x, NR - y);
+  }
 }
 
 // The role a piece plays once its army is transformed: linesmen and sentries act as doors, guardians as
@@ -114,32 +135,69 @@ function pieceWords(piece, transformed = []) {
 // ---------------------------------------------------------------------------------------------
 // Drawing: the board
 
-const VIEW = { x: -0.72, y: -0.12, w: NF + 0.84, h: NR + 0.72 };
+// The picture's viewBox: the board, the coordinates left and below, and with four players a line above and
+// below for the armies' names (each written beside its own corner).
+function viewBox(turn, four) {
+  const [w, h] = dims(turn);
+  const top = four ? 0.78 : 0.12;
+  const bottom = four ? 1.25 : 0.6;
+  return `-0.72 ${-top} ${w + 0.84} ${h + top + bottom}`;
+}
 
-function drawGrid(root, { flip, four, dim = null }) {
-  root.append(svg('rect', { class: 'tr-frame', x: -0.1, y: -0.1, width: NF + 0.2, height: NR + 0.2, rx: 0.12 }));
+// Where each army's corner lies in the picture: its quadrant's box (four players).
+function quadrantBox(p, turn) {
+  const pts = homeSquares(p, true).map(sq => xy(sq, turn));
+  const xs = pts.map(([x]) => x);
+  const ys = pts.map(([, y]) => y);
+  return { x0: Math.min(...xs), x1: Math.max(...xs) + 1, y0: Math.min(...ys), y1: Math.max(...ys) + 1 };
+}
+
+// The board under the pieces: squares (tinted by territory), the borders, the coordinates and, with four
+// players, the armies' names by their corners (`toMove`'s marked, `you` says which is the viewer's).
+// `dim`: a player whose territory alone stays bright (the setup editor).
+function drawGrid(root, { turn = 0, four, dim = null, toMove = null, you = null }) {
+  const [w, h] = dims(turn);
+  root.append(svg('rect', { class: 'tr-frame', x: -0.1, y: -0.1, width: w + 0.2, height: h + 0.2, rx: 0.12 }));
   for (const sq of ALL_SQUARES) {
-    const [x, y] = xy(sq, flip);
+    const [x, y] = xy(sq, turn);
     const white = isWhite(sq, four);
     const t = territoryOf(sq, four);
     const cls = white ? `tr-sq w t${t === null ? 'n' : t}` : 'tr-sq b';
     root.append(svg('rect', { class: `${cls}${dim !== null && white && t !== dim ? ' dim' : ''}`, x, y, width: 1, height: 1 }));
   }
-  // The border between the territories.
-  if (!four) {
-    root.append(svg('line', { class: 'tr-border', x1: -0.1, y1: 9, x2: NF + 0.1, y2: 9 }));
-  } else {
-    root.append(svg('line', { class: 'tr-border', x1: -0.1, y1: 9, x2: NF + 0.1, y2: 9 }));
-    root.append(svg('rect', { class: 'tr-neutral', x: 8, y: -0.1, width: 1, height: NR + 0.2 }));
+  // The border between the north and the south (ranks 9 and 10) and, with four, the neutral file i.
+  if (turn % 2 === 0) root.append(svg('line', { class: 'tr-border', x1: -0.1, y1: 9, x2: w + 0.1, y2: 9 }));
+  else root.append(svg('line', { class: 'tr-border', x1: 9, y1: -0.1, x2: 9, y2: h + 0.1 }));
+  if (four) {
+    root.append(turn % 2 === 0
+      ? svg('rect', { class: 'tr-neutral', x: 8, y: -0.1, width: 1, height: h + 0.2 })
+      : svg('rect', { class: 'tr-neutral', x: -0.1, y: 8, width: w + 0.2, height: 1 }));
   }
-  for (let c = 0; c < NF; c++) {
-    const f = flip ? NF - 1 - c : c;
-    root.append(svg('text', { class: 'tr-coords', x: c + 0.5, y: NR + 0.47, 'text-anchor': 'middle' }, FILES[f]));
+  // Coordinates: across the bottom the files (or, turned a quarter, the ranks), up the left side the other.
+  const label = (sq, across) => ((turn % 2 === 0) === across ? sq[0] : sq.slice(1));
+  for (let c = 0; c < w; c++) root.append(svg('text', { class: 'tr-coords', x: c + 0.5, y: h + 0.47, 'text-anchor': 'middle' }, label(squareAt(c, 0, turn), true)));
+  for (let row = 0; row < h; row++) root.append(svg('text', { class: 'tr-coords', x: -0.4, y: row + 0.62, 'text-anchor': 'middle' }, label(squareAt(0, row, turn), false)));
+  if (four) {
+    for (let p = 0; p < 4; p++) {
+      const box = quadrantBox(p, turn);
+      const cx = (box.x0 + box.x1) / 2;
+      const y = box.y0 === 0 ? -0.27 : h + 1.02;
+      const text = `${name(p)}${p === you ? ' (you)' : ''}`;
+      const g = svg('g', { class: `tr-qname p${p}${p === toMove ? ' now' : ''}`, 'data-player': p, 'aria-hidden': 'true' });
+      // The army to move gets a pill behind its name (its width guessed from the letters: no layout here).
+      if (p === toMove) g.append(svg('rect', { class: 'tr-qname-bg', x: cx - text.length * 0.17 - 0.3, y: y - 0.47, width: text.length * 0.34 + 0.6, height: 0.64, rx: 0.32 }));
+      g.append(svg('text', { x: cx, y, 'text-anchor': 'middle' }, text));
+      root.append(g);
+    }
   }
-  for (let row = 0; row < NR; row++) {
-    const r = flip ? row + 1 : NR - row;
-    root.append(svg('text', { class: 'tr-coords', x: -0.4, y: row + 0.62, 'text-anchor': 'middle' }, String(r)));
-  }
+}
+
+// A square's tap area. Two players: the diamond of the white square and the halves of the black squares
+// around it (black squares are never a destination), so a finger gets twice a square's area. Four: every
+// square is open, so each keeps its own square.
+function hitArea(x, y, four) {
+  if (four) return svg('rect', { class: 'hit', x, y, width: 1, height: 1 });
+  return svg('polygon', { class: 'hit', points: `${x + 0.5},${y - 0.5} ${x + 1.5},${y + 0.5} ${x + 0.5},${y + 1.5} ${x - 0.5},${y + 0.5}` });
 }
 
 // The six glyphs of rule 25, centred on (cx, cy), for a square of side s.
@@ -248,11 +306,16 @@ export function captureText(e, mover = null, transformed = [], board = null) {
       else why = `destroyed by contact with ${byArmy} guardian`;
       break;
     case 'burn': why = `burned by ${byArmy} lantern`; break;
-    case 'enclosure':
-      if (kindOf(victim) === 'D' || roleOf(victim, transformed) === 'door') why = `enclosed by four ${by ? `${by} ` : 'hostile '}lanterns`;
-      else if (kindOf(victim) === 'L' || roleOf(victim, transformed) === 'lantern') why = `enclosed by four ${by ? `${by} ` : 'hostile '}doors`;
+    case 'enclosure': {
+      // With four players the four may belong to several armies (the credit goes to the first of them): name
+      // every army standing on the diagonals, else the credited one.
+      const armies = board ? [...new Set(diagNeighbours(e.square).map(sq => ownerOf(board[sq])).filter(o => o !== null && o !== owner))].sort() : [];
+      const whose = armies.length ? `${names(armies)} ` : by ? `${by} ` : 'hostile ';
+      if (kindOf(victim) === 'D' || roleOf(victim, transformed) === 'door') why = `enclosed by four ${whose}lanterns`;
+      else if (kindOf(victim) === 'L' || roleOf(victim, transformed) === 'lantern') why = `enclosed by four ${whose}doors`;
       else why = 'enclosed';
       break;
+    }
     case 'siege': why = 'destroyed by siege: ringed by four doors through two of its turns'; break;
     case 'interception': {
       // The attacker is the moving lantern-guardian when a move met the defender; otherwise judge by role.
@@ -301,7 +364,7 @@ function eventLines(events, { board = {}, transformed = [], start = false } = {}
     } else if (e.type === 'offer') out.push({ cls: 'offer', text: `${offerWords(e)}.` });
     else if (e.type === 'pass') {
       out.push({ cls: 'pass', text: e.blocked ? `${name(e.player)} had no complete turn and passed (a blocked turn).` : `${name(e.player)} ended the turn with no second action.` });
-    } else if (e.type === 'start' && start) out.push({ cls: 'start', text: 'Both armies are in, revealed together; what already touched was resolved:' });
+    } else if (e.type === 'start' && start) out.push({ cls: 'start', text: 'Every army is in, revealed together; what already touched was resolved:' });
   }
   return out;
 }
@@ -321,15 +384,16 @@ class TruthBoard {
     this.offerError = '';
     this.gameId = new URLSearchParams(location.search).get('id');
     this.root = html('div', { class: 'tr-wrap' });
+    this.orderEl = html('ol', { class: 'tr-order tr-scores', 'aria-label': 'Turn order and points' });
     this.stepEl = html('div', { class: 'tr-step', role: 'status', 'aria-live': 'polite' });
     this.svg = svg('svg', {
-      class: 'tr-board', viewBox: `${VIEW.x} ${VIEW.y} ${VIEW.w} ${VIEW.h}`, role: 'group',
+      class: 'tr-board', viewBox: viewBox(0, false), role: 'group',
       'aria-label': 'The Game of Truth board', preserveAspectRatio: 'xMidYMid meet',
     });
     this.info = html('div', { class: 'tr-info' });
     this.logEl = html('ul', { class: 'tr-log', 'aria-live': 'polite', 'aria-label': 'What happened lately' });
     this.legendEl = html('div', { class: 'tr-legend' });
-    this.root.append(this.stepEl, this.svg, this.info, this.logEl, this.legendEl);
+    this.root.append(this.orderEl, this.stepEl, this.svg, this.info, this.logEl, this.legendEl);
     container.append(this.root);
     this.unwireInput = wireSquareInput(this, this.svg);
     this.info.addEventListener('click', (e) => {
@@ -362,14 +426,18 @@ class TruthBoard {
     this.render();
   }
 
-  // Captures of the last two plies (the player's own turn and the reply): each flashes once, when the board
+  // How many of the latest plies are news: a round, the player's own turn and every reply (two players: two
+  // plies; four: four).
+  span() { return numPlayers(this.view && this.view.observation); }
+
+  // Captures of the last round (the player's own turn and the replies): each flashes once, when the board
   // first sees it (not on the page's first update: that is history, not news).
   recentCaptures() {
     const v = this.view;
     const all = v.plies || (v.lastPly ? [{ events: v.lastPly }] : []);
     const out = [];
     all.forEach((p, i) => {
-      if (i < all.length - 2) return;
+      if (i < all.length - this.span()) return;
       (p.events || []).forEach((e, j) => {
         if (e.type === 'capture') out.push({ e, key: `${i}:${j}:${e.square}:${e.piece}`, latest: i === all.length - 1 });
       });
@@ -476,9 +544,11 @@ class TruthBoard {
     root.replaceChildren();
     const obs = (v && v.observation) || {};
     const four = numPlayers(obs) === 4;
-    const flip = flipFor(v ? v.seat : null);
-    root.dataset.flipped = String(flip);
-    drawGrid(root, { flip, four });
+    const turn = turnFor(v ? v.seat : null, four);
+    root.dataset.turn = String(turn);
+    root.setAttribute('viewBox', viewBox(turn, four));
+    const held = v && v.seat !== null && v.seat !== undefined && this.held().includes(v.seat);
+    drawGrid(root, { turn, four, toMove: obs.phase === 'play' && !obs.replay ? obs.to_move : null, you: held ? v.seat : null });
     if (!v) return;
     const board = obs.board || {};
     const transformed = obs.transformed || [];
@@ -489,20 +559,26 @@ class TruthBoard {
     const now = performance.now();
 
     // The actions of the last (or current) turn: the origin dashed, the destination ringed, a line between.
-    const actions = (v.lastPly || []).filter(e => e.type === 'move' && e.from && e.to);
+    // With four players the other turns of the round are drawn too, fainter, each in its army's colour, so that
+    // a player sees what the three others did since its own turn.
+    const isMove = (e) => e.type === 'move' && e.from && e.to;
+    const actions = (v.lastPly || []).filter(isMove);
     const lastFrom = new Set(actions.map(e => e.from));
     const lastTo = new Set(actions.map(e => e.to));
-    for (const e of actions) {
-      const [x1, y1] = xy(e.from, flip);
-      const [x2, y2] = xy(e.to, flip);
-      root.append(svg('line', { class: 'tr-last-line', x1: x1 + 0.5, y1: y1 + 0.5, x2: x2 + 0.5, y2: y2 + 0.5 }));
+    const earlier = four && v.plies ? v.plies.slice(-this.span(), -1).flatMap(p => (p.events || []).filter(isMove)) : [];
+    for (const e of [...earlier, ...actions]) {
+      const [x1, y1] = xy(e.from, turn);
+      const [x2, y2] = xy(e.to, turn);
+      const cls = `tr-last-line${four ? ` p${e.player}` : ''}${actions.includes(e) ? '' : ' earlier'}`;
+      root.append(svg('line', { class: cls, x1: x1 + 0.5, y1: y1 + 0.5, x2: x2 + 0.5, y2: y2 + 0.5 }));
+      if (!actions.includes(e)) root.append(svg('circle', { class: `tr-earlier-to p${e.player}`, cx: x2 + 0.5, cy: y2 + 0.5, r: 0.47 }));
     }
     // A standing siege: red links from the icon to the four pieces of its ring.
     for (const sq of Object.keys(sieges)) {
-      const [x1, y1] = xy(sq, flip);
+      const [x1, y1] = xy(sq, turn);
       for (const n of diagNeighbours(sq)) {
         if (!board[n]) continue;
-        const [x2, y2] = xy(n, flip);
+        const [x2, y2] = xy(n, turn);
         root.append(svg('line', { class: 'tr-siege-link', x1: x1 + 0.5, y1: y1 + 0.5, x2: x2 + 0.5, y2: y2 + 0.5 }));
       }
     }
@@ -512,7 +588,7 @@ class TruthBoard {
 
     const squares = ALL_SQUARES.filter(sq => isWhite(sq, four));
     for (const sq of squares) {
-      const [x, y] = xy(sq, flip);
+      const [x, y] = xy(sq, turn);
       const piece = board[sq] || null;
       const kind = lit.get(sq);
       const selected = m.kind === 'from' && m.from === sq;
@@ -536,9 +612,7 @@ class TruthBoard {
         'aria-pressed': selected ? 'true' : undefined,
         tabindex: kind ? 0 : -1,
       });
-      // The tap area: the diamond of the white square and the halves of the black squares around it (black
-      // squares are never a destination), so a finger gets twice a square's area.
-      g.append(svg('polygon', { class: 'hit', points: `${x + 0.5},${y - 0.5} ${x + 1.5},${y + 0.5} ${x + 0.5},${y + 1.5} ${x - 0.5},${y + 0.5}` }));
+      g.append(hitArea(x, y, four));
       if (lastFrom.has(sq)) g.append(svg('rect', { class: 'tr-last-from', x: x + 0.06, y: y + 0.06, width: 0.88, height: 0.88, rx: 0.1 }));
       if (loss && !piece) {
         g.append(drawPiece(x, y, loss.e.piece, { ghost: true }));
@@ -573,6 +647,7 @@ class TruthBoard {
     this.root.dataset.ply = obs.ply ?? 0;
     this.root.dataset.toMove = obs.to_move ?? 0;
     this.root.dataset.phase = obs.phase || '';
+    this.renderOrder();
     this.renderStep();
     this.renderInfo();
     this.renderLog();
@@ -601,7 +676,38 @@ class TruthBoard {
     }
   }
 
-  // Under the board: scores, sieges, transformed armies, the scored-stalemate agreement.
+  // Above the board: the armies in turn order (Ivory → Jade → Ember → Indigo), the one to move marked, each
+  // with its name, colour, points and whether it is transformed. `data-scores` and `data-to-move` say what
+  // is shown (tests compare them with the observation).
+  renderOrder() {
+    const v = this.view;
+    const obs = v.observation || {};
+    const el = this.orderEl;
+    const show = obs.phase && obs.phase !== 'setup';
+    el.classList.toggle('hidden', !show);
+    if (!show) { el.replaceChildren(); return; }
+    const n = numPlayers(obs);
+    const scores = Array.from({ length: n }, (_, p) => (obs.scores || [])[p] ?? 0);
+    const toMove = obs.phase === 'play' ? obs.to_move : null;
+    const transformed = obs.transformed || [];
+    const you = v.seat !== null && v.seat !== undefined && this.held().includes(v.seat) ? v.seat : null;
+    el.dataset.scores = JSON.stringify(obs.scores || scores);
+    el.dataset.toMove = toMove === null || toMove === undefined ? '' : String(toMove);
+    el.replaceChildren(...scores.map((pts, p) => {
+      const now = p === toMove;
+      const words = `${name(p)}, ${pts} point${pts === 1 ? '' : 's'}${transformed.includes(p) ? ', transformed' : ''}${now ? ', to move' : ''}${p === you ? ', you' : ''}`;
+      // The chip holds the army (ringed when it is to move); the arrow between chips is the li's own.
+      return html('li', { class: `tr-score p${p}${now ? ' now' : ''}`, dataset: { player: p, now: String(now) }, 'aria-label': words, 'aria-current': now ? 'step' : undefined },
+        html('span', { class: 'tr-chip' },
+          html('span', { class: 'tr-swatch', 'aria-hidden': 'true' }),
+          html('span', { class: 'tr-order-name' }, name(p)),
+          html('span', { class: 'tr-order-pts' }, String(pts)),
+          transformed.includes(p) ? html('span', { class: 'tr-tag transformed', title: 'transformed: linesmen and sentries act as doors, guardians as lanterns' }, 'transformed') : null,
+          p === you ? html('span', { class: 'tr-tag you' }, 'you') : null));
+    }));
+  }
+
+  // Under the board: sieges, transformed armies, the scored-stalemate agreement.
   renderInfo() {
     const v = this.view;
     const obs = v.observation || {};
@@ -611,13 +717,6 @@ class TruthBoard {
     const seat = v.seat;
     const held = seat !== null && seat !== undefined && this.held().includes(seat);
     const inPlay = obs.phase === 'play' && !obs.replay;
-    const scores = obs.scores || [];
-    if (obs.phase !== 'setup') {
-      parts.push(html('p', { class: 'tr-scores', 'data-scores': JSON.stringify(scores) },
-        html('span', { class: 'muted' }, 'Points: '),
-        ...Array.from({ length: n }, (_, p) => html('span', { class: `tr-score p${p}`, dataset: { player: p } },
-          html('span', { class: 'tr-swatch', 'aria-hidden': 'true' }), `${name(p)} ${scores[p] ?? 0}`))));
-    }
     for (const [sq, count] of Object.entries(obs.sieges || {})) {
       const o = ownerOf(board[sq]);
       const whose = o === null ? 'The icon' : `${name(o)}’s icon`;
@@ -657,7 +756,7 @@ class TruthBoard {
     const items = [];
     const board = this.boardWithLost();
     all.forEach((p, i) => {
-      if (i < all.length - 2) return;
+      if (i < all.length - this.span()) return;
       for (const l of eventLines(p.events || [], { board, transformed: obs.transformed || [], start: !!p.start })) {
         items.push(html('li', { class: `tr-log-${l.cls}`, dataset: { cause: l.cause || '', square: l.square || '', ply: i } }, l.text));
       }
@@ -674,8 +773,11 @@ class TruthBoard {
   }
 
   renderLegend() {
-    if (this.legendEl.childNodes.length) return;
-    this.legendEl.append(legend(this.view.seat ?? 0));
+    const n = numPlayers(this.view.observation);
+    const key = `${this.view.seat ?? 0}/${n}`;
+    if (this.legendEl.dataset.key === key) return;
+    this.legendEl.dataset.key = key;
+    this.legendEl.replaceChildren(legend(this.view.seat ?? 0, n));
   }
 }
 
@@ -685,16 +787,18 @@ function describe(piece, seat, transformed) {
   return `${owner === seat ? 'your' : `${name(owner)}’s`} ${pieceWords(piece, transformed)}`;
 }
 
-// The legend: each glyph in both colours, with its name and worth.
-function legend(seat = 0) {
-  const other = seat === 1 ? 0 : 1;
+// The legend: each glyph in every army's colour (the viewer's first), with its name and worth.
+function legend(seat = 0, n = 2) {
+  const first = seat >= 0 && seat < n ? seat : 0;
+  const order = [first, ...Array.from({ length: n }, (_, p) => p).filter(p => p !== first)];
   const items = [...KIND_ORDER].map(k => {
-    const s = svg('svg', { class: 'tr-legend-glyphs', viewBox: '0 0 2 1', 'aria-hidden': 'true' });
-    s.append(drawPiece(0, 0, `${seat}${k}`), drawPiece(1, 0, `${other}${k}`));
+    const s = svg('svg', { class: `tr-legend-glyphs n${n}`, viewBox: `0 0 ${n} 1`, 'aria-hidden': 'true' });
+    order.forEach((p, i) => s.append(drawPiece(i, 0, `${p}${k}`)));
     return html('li', { dataset: { kind: k } }, s, html('span', {}, upper(KINDS[k].name), html('small', { class: 'muted' }, ` ${KINDS[k].points} pt${KINDS[k].points === 1 ? '' : 's'}`)));
   });
+  const which = n === 2 ? `${name(order[0])} left, ${name(order[1])} right` : `from the left: ${names(order)}`;
   return html('div', {},
-    html('p', { class: 'tr-legend-title muted' }, `The pieces (${name(seat)} left, ${name(other)} right):`),
+    html('p', { class: 'tr-legend-title muted' }, `The pieces (${which}):`),
     html('ul', { class: 'tr-legend-list', 'aria-label': 'Legend of the pieces' }, ...items));
 }
 
@@ -739,27 +843,50 @@ export function placementError(placement, player, four = false) {
 
 const normalize = (placement) => Object.fromEntries(Object.entries(placement || {}).map(([sq, v]) => [sq, kindOf(String(v))]));
 
-// Saved arrangements: {name: {side, placement}}. The two territories are not alike (Ivory's has 76 white
-// squares, Jade's 77), so an arrangement is kept for the side it was made for.
+// Saved arrangements: {name: {side, players, placement}}. No two territories are alike (two players: Ivory's
+// has 76 white squares, Jade's 77; four: each army's own corner), so an arrangement is kept for the side and
+// the number of players it was made for (entries saved before four players were playable have no `players`:
+// they are for two).
 const saved = savedSetups(SETUPS_KEY);
 
+// The named arrangements' placements for a game of `players`, {name: {seat: placement}}, and the names the
+// server knows but sends no placement for. The kind's `arrangements` are for a game made with its default
+// options; a variant may carry its own placements in `arrangements` (an object) or only their names (a
+// list): those the editor cannot show, it asks the server to place (`{"arrangement": name}`).
+export function arrangementsFor(kind, players) {
+  const k = kind || {};
+  const variant = (k.variants || []).find(v => Number(v.players) === players);
+  const own = variant && variant.arrangements;
+  if (own && typeof own === 'object' && !Array.isArray(own)) return { placements: own, serverOnly: [] };
+  const defaultPlayers = Number((k.options || {}).players) === 4 ? 4 : 2;
+  const placements = defaultPlayers === players ? (k.arrangements || {}) : {};
+  const serverOnly = (Array.isArray(own) ? own : []).filter(n => !placements[n]);
+  return { placements, serverOnly };
+}
+
 class SetupEditor {
-  // ctx: { seat, kind (the /api/games/kinds entry), submit(placement) -> Promise, onHint(text) }
+  // ctx: { seat, kind (the /api/games/kinds entry), options (the game's), submit(placement) -> Promise,
+  //        submitArrangement(name) -> Promise (the server places a named arrangement), onHint(text) }
   constructor(container, ctx) {
     this.ctx = ctx;
     this.seat = ctx.seat;
-    this.four = false;
-    this.arrangements = (ctx.kind && ctx.kind.arrangements) || {};
+    this.four = Number((ctx.options || {}).players) === 4;
+    const { placements, serverOnly } = arrangementsFor(ctx.kind, this.four ? 4 : 2);
+    this.arrangements = placements;
+    // Named arrangements only the server can place: "Begin with the suggested arrangement" sends its name.
+    this.serverOnly = ctx.submitArrangement ? serverOnly : [];
     this.selected = null;
     this.editing = true;
     this.sending = false;
     this.wasReady = false;
     const sugg = this.named('suggested');
-    this.placement = sugg && !placementError(normalize(sugg), this.seat) ? normalize(sugg) : randomPlacement(this.seat);
+    this.placement = sugg && !placementError(normalize(sugg), this.seat, this.four) ? normalize(sugg) : randomPlacement(this.seat, this.four);
 
-    this.svg = svg('svg', { class: 'tr-board tr-setup-board', viewBox: `${VIEW.x} ${VIEW.y} ${VIEW.w} ${VIEW.h}`, role: 'group',
+    const turn = turnFor(this.seat, this.four);
+    this.svg = svg('svg', { class: 'tr-board tr-setup-board', viewBox: viewBox(turn, this.four), role: 'group',
       'aria-label': `Your arrangement, ${name(this.seat)}`, preserveAspectRatio: 'xMidYMid meet' });
     const others = Object.keys(this.arrangements).filter(n => n !== 'suggested');
+    const suggestedHere = !!this.arrangements.suggested || !this.serverOnly.includes('suggested');
     this.el = {
       named: html('select', { 'aria-label': 'Named arrangement', 'data-role': 'named' }, ...others.map(n => html('option', { value: n }, n))),
       saved: html('select', { 'aria-label': 'Saved arrangement', 'data-role': 'saved' }),
@@ -770,24 +897,29 @@ class SetupEditor {
     const btn = (act, text, cls = 'secondary') => html('button', { type: 'button', class: cls, 'data-act': act }, text);
     this.tools = html('div', { class: 'tr-setup-tools' },
       html('div', { class: 'row' },
-        btn('suggested', 'Suggested arrangement'),
+        suggestedHere ? btn('suggested', 'Suggested arrangement') : null,
         btn('random', 'Random'),
         others.length ? html('span', { class: 'tr-group' }, this.el.named, btn('named', 'Use')) : null),
       html('div', { class: 'row' },
         html('span', { class: 'tr-group' }, this.el.name, btn('save', 'Save')),
         html('span', { class: 'tr-group', 'data-role': 'saved-group' }, this.el.saved, btn('load', 'Load'), btn('delete', 'Delete', 'danger secondary'))),
-      html('div', { class: 'row' }, btn('begin', 'Begin game', 'primary')));
+      html('div', { class: 'row' }, btn('begin', 'Begin game', 'primary'),
+        ...this.serverOnly.map(n => html('button', { type: 'button', class: 'secondary', 'data-act': 'server-arrangement', 'data-name': n },
+          n === 'suggested' ? 'Begin with the suggested arrangement' : `Begin with “${n}”`))));
     this.waiting = html('div', { class: 'tr-setup-waiting hidden' },
-      html('p', { class: 'tr-wait' }, 'Your army is in. Waiting for the other army…'),
+      html('p', { class: 'tr-wait' }, `Your army is in. Waiting for the other ${this.four ? 'armies' : 'army'}…`),
       btn('change', 'Change my setup'));
-    this.root = html('div', { class: 'tr-setup', 'data-seat': this.seat },
+    const help = this.four
+      ? 'Tap a piece, then an empty square of your corner to move it there, or another of your pieces to swap the two. Your corner is at the bottom left; no other army is shown before the game begins.'
+      : 'Tap a piece, then an empty white square of your territory to move it there, or another of your pieces to swap the two. Your territory is at the bottom; the other army is never shown before the game begins.';
+    this.root = html('div', { class: 'tr-setup', 'data-seat': this.seat, 'data-players': this.four ? 4 : 2 },
       html('h2', {}, `Set up your army (${name(this.seat)})`),
-      html('p', { class: 'muted tr-setup-help' }, 'Tap a piece, then an empty white square of your territory to move it there, or another of your pieces to swap the two. Your territory is at the bottom; the other army is never shown before the game begins.'),
-      this.svg, this.el.msg, this.el.err, this.tools, this.waiting, legend(this.seat));
+      html('p', { class: 'muted tr-setup-help' }, help),
+      this.svg, this.el.msg, this.el.err, this.tools, this.waiting, html('div', { class: 'tr-legend' }, legend(this.seat, this.four ? 4 : 2)));
     container.append(this.root);
     this.root.addEventListener('click', (e) => {
       const b = e.target.closest('button[data-act]');
-      if (b) this.act(b.dataset.act);
+      if (b) this.act(b.dataset.act, b.dataset.name);
     });
     this.el.name.addEventListener('keydown', (e) => { if (e.key === 'Enter') { e.preventDefault(); this.act('save'); } });
     this.svg.addEventListener('click', (e) => {
@@ -816,11 +948,6 @@ class SetupEditor {
   // view: { observation, seat }
   update(view) {
     const obs = view.observation || {};
-    const four = numPlayers(obs) === 4;
-    if (four !== this.four) {
-      this.four = four;
-      if (placementError(this.placement, this.seat, four)) this.placement = randomPlacement(this.seat, four);
-    }
     const ready = (obs.ready || []).includes(this.seat);
     const mine = Object.entries(obs.board || {}).filter(([, p]) => ownerOf(p) === this.seat);
     if (ready && !this.wasReady) {
@@ -835,7 +962,8 @@ class SetupEditor {
 
   fillSaved() {
     const all = saved.load();
-    const names = Object.keys(all).filter(n => all[n] && all[n].side === this.seat).sort();
+    const players = this.four ? 4 : 2;
+    const names = Object.keys(all).filter(n => all[n] && all[n].side === this.seat && (all[n].players || 2) === players).sort();
     this.el.saved.replaceChildren(...names.map(n => html('option', { value: n }, n)));
     this.tools.querySelector('[data-role="saved-group"]').classList.toggle('hidden', !names.length);
   }
@@ -852,7 +980,8 @@ class SetupEditor {
     this.render();
   }
 
-  async act(what) {
+  // what: the button's data-act; arg: its data-name (a named arrangement the server places).
+  async act(what, arg) {
     if (this.sending) return;
     if (what === 'suggested') {
       const a = this.named('suggested');
@@ -868,7 +997,7 @@ class SetupEditor {
       const n = this.el.name.value.trim();
       if (!n) { this.el.name.focus(); return this.say('', 'Give the arrangement a name first.'); }
       const all = saved.load();
-      all[n] = { side: this.seat, placement: { ...this.placement } };
+      all[n] = { side: this.seat, players: this.four ? 4 : 2, placement: { ...this.placement } };
       saved.store(all);
       this.fillSaved();
       this.el.saved.value = n;
@@ -891,15 +1020,17 @@ class SetupEditor {
       return this.say(`Deleted “${n}”.`);
     }
     if (what === 'change') { this.editing = true; this.say('Change your arrangement, then press Begin game again.'); return this.render(); }
-    if (what === 'begin') {
-      const bad = placementError(this.placement, this.seat, this.four);
+    if (what === 'begin' || what === 'server-arrangement') {
+      const bad = what === 'begin' ? placementError(this.placement, this.seat, this.four) : '';
       if (bad) return this.say('', bad);
       this.sending = true;
       this.selected = null;
       this.say('Sending your arrangement…');
       this.render();
       try {
-        await this.ctx.submit({ ...this.placement });
+        // A named arrangement the server places: the editor then shows what the server holds (update()).
+        if (what === 'begin') await this.ctx.submit({ ...this.placement });
+        else await this.ctx.submitArrangement(arg);
         this.editing = false;
         this.wasReady = true;
         this.say('');
@@ -933,7 +1064,7 @@ class SetupEditor {
 
   select(sq) {
     this.selected = sq;
-    if (sq) this.say(`The ${KINDS[this.placement[sq]].name} on ${sq}: tap an empty white square to move it, or another piece to swap them.`);
+    if (sq) this.say(`The ${KINDS[this.placement[sq]].name} on ${sq}: tap an empty ${this.four ? '' : 'white '}square to move it, or another piece to swap them.`);
     this.render();
   }
 
@@ -941,18 +1072,30 @@ class SetupEditor {
     // (Begin game's answer may come back after the shell has already put the board in place of the editor.)
     if (this.destroyed) return;
     const root = this.svg;
-    const flip = flipFor(this.seat);
+    const turn = turnFor(this.seat, this.four);
     const focused = document.activeElement && root.contains(document.activeElement) && document.activeElement.dataset
       ? document.activeElement.dataset.square : null;
     root.replaceChildren();
-    drawGrid(root, { flip, four: this.four, dim: this.seat });
-    // The other territory: only a word, never a piece.
-    const otherY = 4.6;
-    root.append(svg('rect', { class: 'tr-setup-other-bg', x: 1.5, y: otherY - 0.75, width: NF - 3, height: 1.1, rx: 0.3 }));
-    root.append(svg('text', { class: 'tr-setup-other', x: NF / 2, y: otherY, 'text-anchor': 'middle' }, 'The other army sets up here, unseen'));
+    drawGrid(root, { turn, four: this.four, dim: this.seat, you: this.seat });
+    // The other territories: only words, never a piece.
+    if (!this.four) {
+      const otherY = 4.6;
+      root.append(svg('rect', { class: 'tr-setup-other-bg', x: 1.5, y: otherY - 0.75, width: NF - 3, height: 1.1, rx: 0.3 }));
+      root.append(svg('text', { class: 'tr-setup-other', x: NF / 2, y: otherY, 'text-anchor': 'middle' }, 'The other army sets up here, unseen'));
+    } else {
+      for (let p = 0; p < 4; p++) {
+        if (p === this.seat) continue;
+        const box = quadrantBox(p, turn);
+        const cx = (box.x0 + box.x1) / 2;
+        const cy = (box.y0 + box.y1) / 2;
+        root.append(svg('rect', { class: 'tr-setup-other-bg', x: box.x0 + 0.6, y: cy - 1.05, width: box.x1 - box.x0 - 1.2, height: 1.9, rx: 0.3 }));
+        root.append(svg('text', { class: 'tr-setup-other', x: cx, y: cy - 0.25, 'text-anchor': 'middle' }, `${name(p)} sets up here,`));
+        root.append(svg('text', { class: 'tr-setup-other', x: cx, y: cy + 0.5, 'text-anchor': 'middle' }, 'unseen'));
+      }
+    }
     const editable = this.editing && !this.sending;
     for (const sq of homeSquares(this.seat, this.four)) {
-      const [x, y] = xy(sq, flip);
+      const [x, y] = xy(sq, turn);
       const k = this.placement[sq];
       const sel = this.selected === sq;
       let lit;
@@ -962,7 +1105,7 @@ class SetupEditor {
         'data-lit': lit, role: 'button', 'aria-label': `${sq}, ${k ? `your ${KINDS[k].name}` : 'empty'}`, 'aria-pressed': sel ? 'true' : undefined,
         tabindex: editable ? 0 : -1,
       });
-      g.append(svg('polygon', { class: 'hit', points: `${x + 0.5},${y - 0.5} ${x + 1.5},${y + 0.5} ${x + 0.5},${y + 1.5} ${x - 0.5},${y + 0.5}` }));
+      g.append(hitArea(x, y, this.four));
       if (k) g.append(drawPiece(x, y, `${this.seat}${k}`));
       if (lit === 'target') g.append(svg('circle', { class: 'tr-dot', cx: x + 0.5, cy: y + 0.5, r: 0.12 }));
       if (sel || lit === 'swap') g.append(svg('rect', { class: 'tr-ring', x: x + 0.03, y: y + 0.03, width: 0.94, height: 0.94, rx: 0.5 }));
@@ -977,7 +1120,7 @@ class SetupEditor {
       const el = root.querySelector(`[data-square="${focused}"]`);
       if (el) el.focus();
     }
-    if (this.ctx.onHint) this.ctx.onHint(this.editing ? 'Arrange your army, then press Begin game.' : 'Waiting for the other army to set up.');
+    if (this.ctx.onHint) this.ctx.onHint(this.editing ? 'Arrange your army, then press Begin game.' : `Waiting for the other ${this.four ? 'armies' : 'army'} to set up.`);
   }
 }
 
@@ -1142,21 +1285,32 @@ function passText(observation) {
 
 // A static drawing for the rules page: the board with its territories and, given a placement per player
 // ({"0": {...}, "1": {...}}, e.g. the server's suggested arrangement), the armies.
-function diagram(container, { arrangement = null, label } = {}) {
-  const root = svg('svg', { class: 'tr-board', viewBox: `${VIEW.x} ${VIEW.y} ${VIEW.w} ${VIEW.h}`, role: 'img',
-    'aria-label': label || 'The board of the Game of Truth: 17 files a to q, 18 ranks 1 to 18, alternate squares black (a18, the upper-left square, is white); Ivory’s territory is ranks 1 to 9, Jade’s ranks 10 to 18' });
-  drawGrid(root, { flip: false, four: false });
+function diagram(container, { arrangement = null, label, four = false } = {}) {
+  const n = four ? 4 : 2;
+  const root = svg('svg', { class: 'tr-board', viewBox: viewBox(0, four), role: 'img',
+    'aria-label': label || (four
+      ? 'The four-player board of the Game of Truth: 17 files a to q, 18 ranks 1 to 18, every square open; Ivory’s corner is files a to h, ranks 1 to 9 (south-west), Jade’s files j to q, ranks 10 to 18 (north-east), Ember’s files j to q, ranks 1 to 9 (south-east), Indigo’s files a to h, ranks 10 to 18 (north-west); file i belongs to no one'
+      : 'The board of the Game of Truth: 17 files a to q, 18 ranks 1 to 18, alternate squares black (a18, the upper-left square, is white); Ivory’s territory is ranks 1 to 9, Jade’s ranks 10 to 18') });
+  drawGrid(root, { turn: 0, four });
   if (arrangement) {
-    for (const p of [0, 1]) {
+    for (let p = 0; p < n; p++) {
       for (const [sq, k] of Object.entries(arrangement[String(p)] || {})) {
-        const [x, y] = xy(sq, false);
+        const [x, y] = xy(sq, 0);
         root.append(drawPiece(x, y, `${p}${kindOf(String(k))}`));
       }
     }
   } else {
-    for (const [y, text] of [[4.7, 'Jade: ranks 10–18'], [13.7, 'Ivory: ranks 1–9']]) {
-      root.append(svg('rect', { class: 'tr-setup-other-bg', x: 4.5, y: y - 0.75, width: NF - 9, height: 1.1, rx: 0.3 }));
-      root.append(svg('text', { class: 'tr-zone-label', x: NF / 2, y, 'text-anchor': 'middle' }, text));
+    const zones = four
+      ? [0, 1, 2, 3].map(p => {
+        const box = quadrantBox(p, 0);
+        const files = p === 0 || p === 3 ? 'a–h' : 'j–q';
+        const ranks = p === 0 || p === 2 ? '1–9' : '10–18';
+        return { x: box.x0 + 0.5, w: box.x1 - box.x0 - 1, y: (box.y0 + box.y1) / 2, text: `${files}, ${ranks}` };
+      })
+      : [{ x: 4.5, w: NF - 9, y: 4.7, text: 'Jade: ranks 10–18' }, { x: 4.5, w: NF - 9, y: 13.7, text: 'Ivory: ranks 1–9' }];
+    for (const z of zones) {
+      root.append(svg('rect', { class: 'tr-setup-other-bg', x: z.x, y: z.y - 0.75, width: z.w, height: 1.1, rx: 0.3 }));
+      root.append(svg('text', { class: 'tr-zone-label', x: z.x + z.w / 2, y: z.y, 'text-anchor': 'middle' }, z.text));
     }
   }
   container.append(root);
