@@ -251,9 +251,20 @@ json GameService::kinds() const {
           arrangements[name][std::to_string(p)] = game->arrangement(p, name, 0);
     } catch (const std::exception&) {
     }
+    // Each variant's named setups placed for each of its seats too (the four-player Truth's are not the two's).
     json variants = json::array();
-    for (const GameKind::Variant& v : k.variants)
-      variants.push_back(json{{"players", v.players}, {"arrangements", v.arrangements}, {"options", v.options}});
+    for (const GameKind::Variant& v : k.variants) {
+      json placements = json::object();
+      try {
+        auto game = k.create(v.options);
+        for (const std::string& name : v.arrangements)
+          for (Player p = 0; p < game->num_players(); ++p)
+            placements[name][std::to_string(p)] = game->arrangement(p, name, 0);
+      } catch (const std::exception&) {
+      }
+      variants.push_back(json{{"players", v.players}, {"arrangements", v.arrangements}, {"placements", placements},
+                              {"options", v.options}});
+    }
     json levels = json::array();
     for (int l : k.ai_levels)
       if (l >= ai::kMinLevel && l <= ai::kMaxLevel) levels.push_back(l);

@@ -381,7 +381,7 @@ test('four players on a 390×844 phone: the editor and the turned board fit, tap
   await context.close();
 });
 
-test('four players: placements the server sends for the variant start the editor and draw the rules page', { timeout: 120000 }, async () => {
+test('four players: the placements the server sends for the variant start the editor and draw the rules page', { timeout: 120000 }, async () => {
   // The four suggested arrangements as the server places them (four seats, each asking for "suggested").
   const made = await apiJson(server.url, 'POST', '/api/games', {
     body: { game: 'truth', options: { players: 4 }, seats: SIDES.map(name => ({ type: 'human', name })) },
@@ -392,16 +392,12 @@ test('four players: placements the server sends for the variant start the editor
   for (const [sq, p] of Object.entries(board)) (suggested[p[0]] ??= {})[sq] = p[1];
   assert.deepEqual(Object.keys(suggested).sort(), ['0', '1', '2', '3']);
 
-  // A server whose four-player variant carries its placements (rewritten on the way to the page).
+  // The server's four-player variant carries those placements, seat by seat.
+  const kinds = await apiJson(server.url, 'GET', '/api/games/kinds');
+  const variant = kinds.find(k => k.name === 'truth').variants.find(v => v.players === 4);
+  assert.deepEqual(variant.placements, { suggested });
   const context = await browser.newContext({ viewport: { width: 1100, height: 1000 } });
   const page = await newPage(context);
-  await page.route('**/api/games/kinds', async (route) => {
-    const res = await route.fetch();
-    const kinds = await res.json();
-    const truth = kinds.find(k => k.name === 'truth');
-    truth.variants.find(v => v.players === 4).arrangements = { suggested };
-    await route.fulfill({ response: res, json: kinds });
-  });
   await createTruth(page, server.url, { seats: ['ai:1', 'ai:1', 'ai:1', 'me'] });
   await page.waitForSelector('#setup .tr-setup[data-seat="3"][data-players="4"] [data-piece]');
   const shown = Object.fromEntries(Object.entries(await pieces(page, '#setup')).map(([sq, p]) => [sq, p[1]]));

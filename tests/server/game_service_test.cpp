@@ -175,6 +175,9 @@ TEST(GameService, KindsDescribeEveryRegisteredGame) {
       EXPECT_EQ(kinds[i]["variants"][v]["players"], k.variants[v].players);
       EXPECT_EQ(kinds[i]["variants"][v]["arrangements"], json(k.variants[v].arrangements));
       EXPECT_EQ(kinds[i]["variants"][v]["options"], k.variants[v].options);
+      // Each named setup placed for every seat of that many players.
+      for (const std::string& name : k.variants[v].arrangements)
+        EXPECT_EQ(kinds[i]["variants"][v]["placements"][name].size(), static_cast<size_t>(k.variants[v].players)) << name;
     }
   }
   auto kind = [&](const std::string& name) {
@@ -185,7 +188,7 @@ TEST(GameService, KindsDescribeEveryRegisteredGame) {
   EXPECT_EQ(kind("tigadi")["hidden_information"], false);
   EXPECT_EQ(kind("stratego")["hidden_information"], true);
   EXPECT_EQ(kind("facet")["hidden_information"], true);  // with fog
-  EXPECT_EQ(kind("facet")["variants"], json::parse(R"([{"players":2,"arrangements":[],
+  EXPECT_EQ(kind("facet")["variants"], json::parse(R"([{"players":2,"arrangements":[],"placements":{},
                                                          "options":{"layout":"classic","seed":0,"modes":[]}}])"));
 }
 

@@ -851,12 +851,14 @@ const saved = savedSetups(SETUPS_KEY);
 
 // The named arrangements' placements for a game of `players`, {name: {seat: placement}}, and the names the
 // server knows but sends no placement for. The kind's `arrangements` are for a game made with its default
-// options; a variant may carry its own placements in `arrangements` (an object) or only their names (a
-// list): those the editor cannot show, it asks the server to place (`{"arrangement": name}`).
+// options; a variant carries its own in `placements` ({name: {seat: placement}}) beside their names in
+// `arrangements`: those the editor cannot show, it asks the server to place (`{"arrangement": name}`).
 export function arrangementsFor(kind, players) {
   const k = kind || {};
   const variant = (k.variants || []).find(v => Number(v.players) === players);
   const own = variant && variant.arrangements;
+  if (variant && variant.placements && typeof variant.placements === 'object' && Object.keys(variant.placements).length)
+    return { placements: variant.placements, serverOnly: (Array.isArray(own) ? own : []).filter(n => !variant.placements[n]) };
   if (own && typeof own === 'object' && !Array.isArray(own)) return { placements: own, serverOnly: [] };
   const defaultPlayers = Number((k.options || {}).players) === 4 ? 4 : 2;
   const placements = defaultPlayers === players ? (k.arrangements || {}) : {};
