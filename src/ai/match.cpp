@@ -33,7 +33,7 @@ std::pair<double, double> MatchResult::interval(double p, int games) {
 
 MatchResult play_match(const MatchConfig& config, const std::function<void(int game, const MatchResult&)>& progress) {
   MatchResult total;
-  for (int g = 0; g < config.games; ++g) {
+  for (int g = config.first_game; g < config.first_game + config.games; ++g) {
     std::optional<Session> made;
     made.emplace(Session::create(config.game, config.options));
     const int players = made->num_players();
@@ -92,6 +92,7 @@ MatchResult play_match(const MatchConfig& config, const std::function<void(int g
       ++total.b_wins;
     else
       ++total.draws;
+    total.last_winners = r.winners;
     for (Player p = 0; p < players; ++p) {
       const bool won = std::find(r.winners.begin(), r.winners.end(), p) != r.winners.end();
       if (is_a(p)) {

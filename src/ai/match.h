@@ -4,6 +4,7 @@
 #include "ai/ai.h"
 
 #include <functional>
+#include <vector>
 #include <string>
 
 namespace tabula::ai {
@@ -16,6 +17,7 @@ struct MatchConfig {
   Limits a;
   Limits b;
   int games = 100;
+  int first_game = 0;  // the match's games first_game … first_game + games - 1: game g is the same in any part
   uint64_t seed = 1;
   int max_plies = 1000;  // adjudicated a draw after this many plies (a match setting, not a rule)
   // Games with a setup phase: "random" arrangements drawn from the game's seed, or every army in the named
@@ -37,6 +39,7 @@ struct MatchResult {
   long long a_moves = 0, b_moves = 0;
   uint64_t a_nodes = 0, b_nodes = 0;
   long long a_ms = 0, b_ms = 0;
+  std::vector<Player> last_winners;  // the winners of the game just played (for progress reports)
   int games() const { return a_wins + draws + b_wins; }
   double a_score() const;  // (wins + draws/2) / games
   // 95% confidence interval of a's score (Wilson score interval).

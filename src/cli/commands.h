@@ -15,6 +15,7 @@ struct SelfplayArgs {
   json options = json::object();
   int level_a = 3, level_b = 1;
   int games = 200;
+  int first_game = 0;  // play games first_game … first_game + games - 1 of the match (a part of a longer one)
   uint64_t seed = 1;
   std::optional<int> ms;          // per move, both sides; default: each level's own budget
   std::optional<uint64_t> nodes;  // per move, both sides; makes the whole match reproducible

@@ -116,6 +116,9 @@ int main(int argc, char** argv) {
   selfplay_cmd->add_option("--a", selfplay.level_a, "Level of player A")->capture_default_str();
   selfplay_cmd->add_option("--b", selfplay.level_b, "Level of player B")->capture_default_str();
   selfplay_cmd->add_option("--games", selfplay.games)->capture_default_str();
+  selfplay_cmd->add_option("--first-game", selfplay.first_game,
+                           "Play the match's games from this one on (game g is the same in any part: seed + g, seats by g)")
+      ->capture_default_str();
   selfplay_cmd->add_option("--seed", selfplay.seed)->capture_default_str();
   selfplay_cmd->add_option("--ms", selfplay_ms, "Thinking time per move (default: each level's own)");
   selfplay_cmd->add_option("--nodes", selfplay_nodes, "Node budget per move (deterministic)");

@@ -43,6 +43,7 @@ int selfplay_command(const SelfplayArgs& args) {
   config.game = args.game;
   config.options = args.options.is_null() ? json::object() : args.options;
   config.games = args.games;
+  config.first_game = args.first_game;
   config.seed = args.seed;
   config.max_plies = args.max_plies;
   config.setup = args.setup;
@@ -84,9 +85,11 @@ int selfplay_command(const SelfplayArgs& args) {
                                                                   : std::string("draw");
         const int players = (so_far.a_seats + so_far.b_seats) / std::max(so_far.games(), 1);
         const int a_seat = players == 2 ? game % 2 : game % players;
-        std::fprintf(stderr, "game %d/%d: %s in %lld plies, a in seat %d; so far %d-%d-%d, %.0f s\n", game + 1,
-                     args.games, outcome.c_str(), so_far.plies - last.plies, a_seat, so_far.a_wins, so_far.draws,
-                     so_far.b_wins, seconds());
+        std::string winners;
+        for (Player w : so_far.last_winners) winners += (winners.empty() ? "" : ",") + std::to_string(w);
+        std::fprintf(stderr, "game %d/%d: %s in %lld plies, a in seat %d, winners [%s]; so far %d-%d-%d, %.0f s\n",
+                     game + 1, args.first_game + args.games, outcome.c_str(), so_far.plies - last.plies, a_seat,
+                     winners.c_str(), so_far.a_wins, so_far.draws, so_far.b_wins, seconds());
         std::fflush(stderr);
       }
       last = so_far;
