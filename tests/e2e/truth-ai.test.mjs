@@ -8,7 +8,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launch, newPage, assertNoErrors, apiJson } from './helpers.mjs';
-import { createTruth, pieces, lit, waitTurnOrEnd, clickAction, waitSecondOrEnd, waitPlyOrEnd, boardState, shot, isWhite } from './truth-helpers.mjs';
+import { createTruth, pieces, lit, waitTurnOrEnd, clickAction, tapTurn, waitSecondOrEnd, waitPlyOrEnd, boardState, shot, isWhite } from './truth-helpers.mjs';
 
 let server, browser;
 before(async () => { server = await startServer(); browser = await launch(); });
@@ -201,22 +201,12 @@ test('Truth on a 390 px phone: the board fits, squares are big enough, taps play
       await shot(page, 'truth-play-phone');
       await page.screenshot({ path: '/tmp/truth-shots/truth-play-phone-viewport.png' });
     }
-    const { ply } = await boardState(page);
-    for (let k = 0; k < 2; k++) {
-      if (await page.isVisible('#pass')) { await page.tap('#pass'); break; }
-      const froms = await lit(page, 'select');
-      const from = froms[Math.floor(Math.random() * froms.length)];
-      await page.tap(`#board [data-square="${from}"] .hit`);
-      await page.waitForSelector(`#board [data-square="${from}"].selected`);
-      const targets = await lit(page, 'target');
-      await page.tap(`#board [data-square="${targets[0]}"] .hit`);
-      if (k === 0) {
-        await waitSecondOrEnd(page, ply);
-        if ((await boardState(page)).ply > ply || await page.isVisible('#banner')) break;
+    await tapTurn(page, {
+      pick: (targets) => targets[0],
+      afterFirst: async () => {
         if (t === 0) await page.screenshot({ path: '/tmp/truth-shots/truth-second-action-phone-viewport.png' });
-      }
-    }
-    await waitPlyOrEnd(page, ply);
+      },
+    });
   }
   const g = await apiJson(server.url, 'GET', `/api/games/${id}`, { token: tokens['0'] });
   assert.ok(g.observation.ply >= 2, 'turns were played by taps');

@@ -11,7 +11,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launch, newPage, assertNoErrors, apiJson } from './helpers.mjs';
 import {
-  createTruth, pieces, lit, waitTurnOrEnd, clickTurn, waitSecondOrEnd, waitPlyOrEnd, boardState, shot,
+  createTruth, pieces, lit, waitTurnOrEnd, clickTurn, tapTurn, waitSecondOrEnd, waitPlyOrEnd, boardState, shot,
   recordTraffic, placementsIn, quadrantOf, SIDES,
 } from './truth-helpers.mjs';
 
@@ -359,21 +359,7 @@ test('four players on a 390×844 phone: the editor and the turned board fit, tap
       await shot(page, 'truth-four-play-phone');
       await shot(page, 'truth-four-play-phone-viewport', { full: false });
     }
-    const { ply } = await boardState(page);
-    for (let k = 0; k < 2; k++) {
-      if (await page.isVisible('#pass')) { await page.tap('#pass'); break; }
-      const froms = await lit(page, 'select');
-      const from = froms[Math.floor(Math.random() * froms.length)];
-      await page.tap(`#board [data-square="${from}"] .hit`);
-      await page.waitForSelector(`#board [data-square="${from}"].selected`);
-      const targets = await lit(page, 'target');
-      await page.tap(`#board [data-square="${targets[Math.floor(Math.random() * targets.length)]}"] .hit`);
-      if (k === 0) {
-        await waitSecondOrEnd(page, ply);
-        if ((await boardState(page)).ply > ply || await page.isVisible('#banner')) break;
-      }
-    }
-    await waitPlyOrEnd(page, ply);
+    await tapTurn(page);
   }
   const g = await game(id, tokens['2']);
   assert.ok(g.observation.ply >= 4 || g.status === 'over', 'turns were played by taps');

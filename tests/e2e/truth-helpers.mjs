@@ -118,6 +118,27 @@ export async function clickTurn(page, { afterFirst } = {}) {
   return [a, b];
 }
 
+// A whole turn by taps, as on a phone: a lit piece, then one of its lit targets (`pick` chooses among them;
+// default a seeded random one), twice, or Pass when it is shown. `afterFirst` runs once the first action is in
+// and the turn goes on.
+export async function tapTurn(page, { pick = (ts) => ts[Math.floor(Math.random() * ts.length)], afterFirst } = {}) {
+  const { ply } = await boardState(page);
+  for (let k = 0; k < 2; k++) {
+    if (await page.isVisible('#pass')) { await page.tap('#pass'); break; }
+    const froms = await lit(page, 'select');
+    const from = froms[Math.floor(Math.random() * froms.length)];
+    await page.tap(`#board [data-square="${from}"] .hit`);
+    await page.waitForSelector(`#board [data-square="${from}"].selected`);
+    await page.tap(`#board [data-square="${pick(await lit(page, 'target'))}"] .hit`);
+    if (k === 0) {
+      await waitSecondOrEnd(page, ply);
+      if ((await boardState(page)).ply > ply || await page.isVisible('#banner')) break;
+      if (afterFirst) await afterFirst();
+    }
+  }
+  await waitPlyOrEnd(page, ply);
+}
+
 // Every message the page receives (WebSocket frames and API response bodies), in arrival order, each with
 // the token it was asked for with (an HTTP request's bearer token, a WebSocket's auth message; null: none).
 export function recordTraffic(page) {
