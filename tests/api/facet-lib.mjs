@@ -439,7 +439,7 @@ const TOP_KEYS = new Set(['id', 'game', 'options', 'seats', 'observation', 'lega
   'created', 'type', 'error', 'hidden']);
 const OBS_KEYS_FOG = ['badges', 'board', 'coronation', 'draw_offer', 'game', 'ghosts', 'options', 'phase', 'ply',
   'result', 'terrain', 'to_move', 'visible'];
-const SEAT_KEYS = ['level', 'name', 'seat', 'type'];
+const SEAT_KEYS = ['handed', 'level', 'name', 'seat', 'type'];
 const EVENT_KEYS = {
   move: ['bump', 'from', 'player', 'to', 'type'],
   capture: ['by', 'piece', 'points', 'square', 'type'],

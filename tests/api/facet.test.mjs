@@ -43,7 +43,7 @@ test('kinds: facet with its options and AI levels', async () => {
   assert.deepEqual(f.ai_levels, [1, 2, 3, 4, 5]);
   assert.equal(f.hidden_information, true, 'a FACET game can hide information (with fog); a game says whether it does: hidden');
   assert.deepEqual(f.arrangements, {}, 'no setups');
-  assert.deepEqual(f.variants, [{ players: 2, arrangements: [], options: { layout: 'classic', seed: 0, modes: [] } }]);
+  assert.deepEqual(f.variants, [{ players: 2, arrangements: [], placements: {}, options: { layout: 'classic', seed: 0, modes: [] } }]);
 });
 
 test('create: each mode and layout, options kept and shown; bad options 400, momentum with decay or fog among them', async () => {

@@ -27,7 +27,7 @@ test('healthz and kinds', async () => {
   assert.deepEqual(tigadi.ai_levels, [1, 2, 3, 4, 5]);
   assert.equal(typeof tigadi.options, 'object');
   assert.equal(tigadi.hidden_information, false);
-  assert.deepEqual(tigadi.variants, [{ players: 2, arrangements: [], options: {} }]);
+  assert.deepEqual(tigadi.variants, [{ players: 2, arrangements: [], placements: {}, options: {} }]);
   for (const k of kinds.body) {
     assert.deepEqual(k.variants.map((v) => v.players), k.player_counts, `${k.name}: one variant per player count`);
   }
@@ -62,7 +62,7 @@ test('two humans through an invite: join, moves with both tokens, turn and legal
   assert.equal(spectator.body.status, 'playing');
   assert.equal(spectator.body.you, null);
   assert.deepEqual(spectator.body.legal, []);
-  assert.deepEqual(spectator.body.seats[1], { seat: 1, type: 'human', name: 'Bo', level: null });
+  assert.deepEqual(spectator.body.seats[1], { seat: 1, type: 'human', name: 'Bo', level: null, handed: false });
   assert.equal(spectator.body.observation.to_move, 0);
   const asAna = await call(server, 'GET', `/api/games/${id}`, { token: ana });
   assert.equal(asAna.body.you, 0);

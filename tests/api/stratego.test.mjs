@@ -48,7 +48,8 @@ test('kinds: stratego, its options, AI levels and named setups that are legal ar
   const names = Object.keys(s.arrangements);
   assert.ok(names.length >= 3, `a few named setups: ${names}`);
   assert.deepEqual(s.variants.map((v) => ({ ...v, arrangements: [...v.arrangements].sort() })),
-    [{ players: 2, arrangements: [...names].sort(), options: s.options }], 'one variant: two players');
+    [{ players: 2, arrangements: [...names].sort(), placements: s.arrangements, options: s.options }],
+    'one variant: two players, its named setups placed for both seats as the kind lists them');
   assert.ok(!names.includes('random'), 'random is not a named setup');
   for (const name of names) {
     assert.deepEqual(Object.keys(s.arrangements[name]).sort(), ['0', '1'], name);
