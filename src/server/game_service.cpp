@@ -241,30 +241,25 @@ json GameService::action_answer(const Live& g, Player seat, const std::vector<Ev
 json GameService::kinds() const {
   json out = json::array();
   for (const GameKind& k : game_kinds()) {
-    // Named setups, ready for each seat of a game made with the kind's options, so a setup editor can show
-    // them before anything is submitted.
-    json arrangements = json::object();
-    try {
-      auto game = k.create(k.options);
-      for (const std::string& name : k.arrangements)
-        for (Player p = 0; p < game->num_players(); ++p)
-          arrangements[name][std::to_string(p)] = game->arrangement(p, name, 0);
-    } catch (const std::exception&) {
-    }
-    // Each variant's named setups placed for each of its seats too (the four-player Truth's are not the two's).
-    json variants = json::array();
-    for (const GameKind::Variant& v : k.variants) {
+    // Named setups placed for each seat of a game made with `options`, so a setup editor can show them before
+    // anything is submitted: for the kind's own options and for each variant's (four-player Truth's are not
+    // the two's).
+    auto placed = [&k](const json& options, const std::vector<std::string>& names) {
       json placements = json::object();
       try {
-        auto game = k.create(v.options);
-        for (const std::string& name : v.arrangements)
+        auto game = k.create(options);
+        for (const std::string& name : names)
           for (Player p = 0; p < game->num_players(); ++p)
             placements[name][std::to_string(p)] = game->arrangement(p, name, 0);
       } catch (const std::exception&) {
       }
-      variants.push_back(json{{"players", v.players}, {"arrangements", v.arrangements}, {"placements", placements},
-                              {"options", v.options}});
-    }
+      return placements;
+    };
+    const json arrangements = placed(k.options, k.arrangements);
+    json variants = json::array();
+    for (const GameKind::Variant& v : k.variants)
+      variants.push_back(json{{"players", v.players}, {"arrangements", v.arrangements},
+                              {"placements", placed(v.options, v.arrangements)}, {"options", v.options}});
     json levels = json::array();
     for (int l : k.ai_levels)
       if (l >= ai::kMinLevel && l <= ai::kMaxLevel) levels.push_back(l);

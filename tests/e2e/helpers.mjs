@@ -272,3 +272,14 @@ export async function createAndOpen(page, { open = false } = {}) {
 export async function pieces(page, root = '#board') {
   return page.$$eval(`${root} [data-square][data-piece]`, els => Object.fromEntries(els.map(e => [e.dataset.square, e.dataset.piece])));
 }
+
+// A phone: a touch screen of `width`×`height` CSS pixels at twice the density.
+export function phoneContext(browser, { width = 390, height = 844 } = {}) {
+  return browser.newContext({ viewport: { width, height }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+}
+
+// Fails when the page is wider than its viewport (a phone would scroll sideways).
+export async function noSideScroll(page) {
+  const { sw, cw } = await page.evaluate(() => ({ sw: document.documentElement.scrollWidth, cw: document.documentElement.clientWidth }));
+  assert.ok(sw <= cw + 1, `page scrolls sideways: ${sw} > ${cw}`);
+}

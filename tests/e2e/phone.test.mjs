@@ -1,16 +1,11 @@
 // (d) The lobby, a game and the rules at a phone-sized viewport (375×667).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, newPage, assertNoErrors, screenshot, waitTurnOrEnd, playRandomMove } from './helpers.mjs';
+import { startServer, launch, newPage, assertNoErrors, screenshot, waitTurnOrEnd, playRandomMove, noSideScroll } from './helpers.mjs';
 
 let server, browser;
 before(async () => { server = await startServer(); browser = await launch(); });
 after(async () => { await browser?.close(); await server?.stop(); });
-
-async function noSideScroll(page) {
-  const { sw, cw } = await page.evaluate(() => ({ sw: document.documentElement.scrollWidth, cw: document.documentElement.clientWidth }));
-  assert.ok(sw <= cw + 1, `page scrolls sideways: ${sw} > ${cw}`);
-}
 
 test('phone viewport: board scales, controls stack', { timeout: 120000 }, async () => {
   const context = await browser.newContext({ viewport: { width: 375, height: 667 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });

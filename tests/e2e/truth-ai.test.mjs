@@ -7,7 +7,7 @@
 // positions seen during the game. A second test plays at a 390 px phone width by taps.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, newPage, assertNoErrors, apiJson } from './helpers.mjs';
+import { startServer, launch, newPage, assertNoErrors, apiJson, phoneContext, noSideScroll } from './helpers.mjs';
 import { createTruth, pieces, lit, waitTurnOrEnd, clickAction, tapTurn, waitSecondOrEnd, waitPlyOrEnd, boardState, shot, isWhite } from './truth-helpers.mjs';
 
 let server, browser;
@@ -170,15 +170,11 @@ test('Truth against the AI: setup, then turns of two actions by clicks', { timeo
 });
 
 test('Truth on a 390 px phone: the board fits, squares are big enough, taps play', { timeout: 240000 }, async () => {
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+  const context = await phoneContext(browser);
   const page = await newPage(context);
   const { id, tokens } = await createTruth(page, server.url, { seats: ['me', 'ai:1'] });
   await page.waitForSelector('#setup .tr-setup[data-seat="0"] [data-piece]');
-  const noSideScroll = async () => {
-    const { sw, cw } = await page.evaluate(() => ({ sw: document.documentElement.scrollWidth, cw: document.documentElement.clientWidth }));
-    assert.ok(sw <= cw + 1, `page scrolls sideways: ${sw} > ${cw}`);
-  };
-  await noSideScroll();
+  await noSideScroll(page);
   await shot(page, 'truth-setup-phone');
   await page.tap('#setup button[data-act="begin"]');
   await page.waitForSelector('#board .tr-wrap[data-phase="play"]');
@@ -197,7 +193,7 @@ test('Truth on a 390 px phone: the board fits, squares are big enough, taps play
       const y1 = await page.$eval('#board [data-square="b1"] .hit', e => e.getBoundingClientRect().y);
       const y18 = await page.$eval('#board [data-square="a18"] .hit', e => e.getBoundingClientRect().y);
       assert.ok(y1 > y18, 'Ivory at the bottom');
-      await noSideScroll();
+      await noSideScroll(page);
       await shot(page, 'truth-play-phone');
       await page.screenshot({ path: '/tmp/truth-shots/truth-play-phone-viewport.png' });
     }
@@ -213,7 +209,7 @@ test('Truth on a 390 px phone: the board fits, squares are big enough, taps play
   // The rules page reads on the phone too.
   await page.goto(server.url + '/rules/truth.html');
   await page.waitForSelector('#diagram svg');
-  await noSideScroll();
+  await noSideScroll(page);
   await page.screenshot({ path: '/tmp/truth-shots/truth-rules-phone-viewport.png' });
   assertNoErrors(page);
   await context.close();

@@ -9,7 +9,7 @@
 // and the turned board fit the width, and turns are played by taps.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, newPage, assertNoErrors, apiJson } from './helpers.mjs';
+import { startServer, launch, newPage, assertNoErrors, apiJson, phoneContext, noSideScroll } from './helpers.mjs';
 import {
   createTruth, pieces, lit, waitTurnOrEnd, clickTurn, tapTurn, waitSecondOrEnd, waitPlyOrEnd, boardState, shot,
   recordTraffic, placementsIn, quadrantOf, SIDES,
@@ -332,15 +332,11 @@ test('four players, one device: each army sets up unseen by the other three, in 
 });
 
 test('four players on a 390×844 phone: the editor and the turned board fit, taps play', { timeout: 300000 }, async () => {
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+  const context = await phoneContext(browser);
   const page = await newPage(context);
   const { id, tokens } = await createTruth(page, server.url, { seats: ['ai:1', 'ai:1', 'me', 'ai:1'] });
-  const noSideScroll = async () => {
-    const { sw, cw } = await page.evaluate(() => ({ sw: document.documentElement.scrollWidth, cw: document.documentElement.clientWidth }));
-    assert.ok(sw <= cw + 1, `page scrolls sideways: ${sw} > ${cw}`);
-  };
   await page.waitForSelector('#setup .tr-setup[data-seat="2"] [data-piece]');
-  await noSideScroll();
+  await noSideScroll(page);
   await expectCorner(page, 2, '#setup');
   await shot(page, 'truth-four-setup-phone');
   await page.tap('#setup button[data-act="random"]');
@@ -355,7 +351,7 @@ test('four players on a 390×844 phone: the editor and the turned board fit, tap
       const sq = await page.$eval('#board [data-square="n2"] .hit', e => e.getBoundingClientRect().toJSON());
       assert.ok(sq.width >= 19 && sq.height >= 19, `a square's tap area is ${sq.width}×${sq.height}`);
       await expectCorner(page, 2);
-      await noSideScroll();
+      await noSideScroll(page);
       await shot(page, 'truth-four-play-phone');
       await shot(page, 'truth-four-play-phone-viewport', { full: false });
     }
