@@ -8,7 +8,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launch, newPage, assertNoErrors, apiJson, phoneContext, noSideScroll } from './helpers.mjs';
-import { createTruth, pieces, lit, waitTurnOrEnd, clickAction, tapTurn, waitSecondOrEnd, waitPlyOrEnd, boardState, shot, isWhite } from './truth-helpers.mjs';
+import { createTruth, pieces, lit, waitTurnOrEnd, clickAction, tapTurn, expectPhoneBoard, waitSecondOrEnd, waitPlyOrEnd, boardState, shot, isWhite } from './truth-helpers.mjs';
 
 let server, browser;
 before(async () => { server = await startServer(); browser = await launch(); });
@@ -181,12 +181,8 @@ test('Truth on a 390 px phone: the board fits, squares are big enough, taps play
   for (let t = 0; t < 3; t++) {
     if (await waitTurnOrEnd(page)) break;
     if (t === 0) {
-      const box = await page.$eval('#board svg.tr-board', e => e.getBoundingClientRect().toJSON());
-      assert.ok(box.left >= 0 && box.right <= 390, `the board fits the width (${box.left}–${box.right})`);
-      assert.ok(box.width >= 340, `the board uses the width (${box.width})`);
-      const sq = await page.$eval('#board [data-square="e4"] .hit', e => e.getBoundingClientRect().toJSON());
       // The tap area of a white square is its diamond: twice a square, about 40 px across.
-      assert.ok(sq.width >= 36 && sq.height >= 36, `tap area ${sq.width}×${sq.height}`);
+      await expectPhoneBoard(page, { minWidth: 340, square: 'e4', tap: 36 });
       const a = await page.$eval('#board [data-square="a18"] .hit', e => e.getBoundingClientRect().toJSON());
       const c = await page.$eval('#board [data-square="c18"] .hit', e => e.getBoundingClientRect().toJSON());
       assert.ok(c.x - a.x >= 38, `squares are at least 19 px wide (${(c.x - a.x) / 2})`);

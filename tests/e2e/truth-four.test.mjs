@@ -11,7 +11,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launch, newPage, assertNoErrors, apiJson, phoneContext, noSideScroll } from './helpers.mjs';
 import {
-  createTruth, pieces, lit, waitTurnOrEnd, clickTurn, tapTurn, waitSecondOrEnd, waitPlyOrEnd, boardState, shot,
+  createTruth, pieces, lit, waitTurnOrEnd, clickTurn, tapTurn, expectPhoneBoard, waitSecondOrEnd, waitPlyOrEnd, boardState, shot,
   recordTraffic, placementsIn, quadrantOf, SIDES,
 } from './truth-helpers.mjs';
 
@@ -345,11 +345,7 @@ test('four players on a 390×844 phone: the editor and the turned board fit, tap
   for (let t = 0; t < 3; t++) {
     if (await waitTurnOrEnd(page)) break;
     if (t === 0) {
-      const box = await page.$eval('#board svg.tr-board', e => e.getBoundingClientRect().toJSON());
-      assert.ok(box.left >= 0 && box.right <= 390, `the board fits the width (${box.left}–${box.right})`);
-      assert.ok(box.width >= 350, `the board uses the width (${box.width})`);
-      const sq = await page.$eval('#board [data-square="n2"] .hit', e => e.getBoundingClientRect().toJSON());
-      assert.ok(sq.width >= 19 && sq.height >= 19, `a square's tap area is ${sq.width}×${sq.height}`);
+      await expectPhoneBoard(page, { minWidth: 350, square: 'n2', tap: 19 });
       await expectCorner(page, 2);
       await noSideScroll(page);
       await shot(page, 'truth-four-play-phone');

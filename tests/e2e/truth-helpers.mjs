@@ -118,6 +118,16 @@ export async function clickTurn(page, { afterFirst } = {}) {
   return [a, b];
 }
 
+// On a 390 px phone: the board fits the width and uses most of it, and `square`'s tap area is at least `tap`
+// pixels each way.
+export async function expectPhoneBoard(page, { minWidth, square, tap }) {
+  const box = await page.$eval('#board svg.tr-board', e => e.getBoundingClientRect().toJSON());
+  assert.ok(box.left >= 0 && box.right <= 390, `the board fits the width (${box.left}–${box.right})`);
+  assert.ok(box.width >= minWidth, `the board uses the width (${box.width})`);
+  const sq = await page.$eval(`#board [data-square="${square}"] .hit`, e => e.getBoundingClientRect().toJSON());
+  assert.ok(sq.width >= tap && sq.height >= tap, `${square}'s tap area is ${sq.width}×${sq.height}`);
+}
+
 // A whole turn by taps, as on a phone: a lit piece, then one of its lit targets (`pick` chooses among them;
 // default a seeded random one), twice, or Pass when it is shown. `afterFirst` runs once the first action is in
 // and the turn goes on.
