@@ -97,6 +97,24 @@ Limits default_limits(int level) {
   return l;
 }
 
+LevelInfo level_info(int level) {
+  // The strength sentences summarise docs/strength.md's measurements; keep them in step with it.
+  switch (std::clamp(level, kMinLevel, kMaxLevel)) {
+    case 1:
+      return {1, "Beginner", "Plays a random legal move. For learning the rules."};
+    case 2:
+      return {2, "Casual", "Looks two moves ahead (2,000 positions a move). Takes what is left hanging; "
+                           "a casual player beats it with a little care."};
+    case 3:
+      return {3, "Club", "Searches about 0.35 s a move (tens of thousands of positions), with captures followed "
+                         "to the end. Beats level 2 in about seven games of ten."};
+    case 4:
+      return {4, "Strong", "Searches about 1 s a move. Deeper than level 3; a challenge for a practised player."};
+    default:
+      return {5, "Expert", "Searches about 3 s a move: the strongest level."};
+  }
+}
+
 Choice choose_move(const Game& game, const Limits& given, const std::atomic<bool>* stop) {
   const auto start = std::chrono::steady_clock::now();
   const Limits limits = effective_limits(given);

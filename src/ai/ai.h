@@ -28,6 +28,14 @@ Limits default_limits(int level);
 inline constexpr int kMinLevel = 1;
 inline constexpr int kMaxLevel = 5;
 
+// How the lobby names and describes a level: what it searches and about how strong it is (docs/strength.md).
+struct LevelInfo {
+  int level = 1;
+  std::string name;
+  std::string description;
+};
+LevelInfo level_info(int level);
+
 // Chooses a move for game.to_move(). The search runs on worlds drawn by game.sample_world(player, …),
 // never on hidden parts of the true state. `stop`, when set by another thread, ends the search early
 // with the best move found so far. Precondition: the game is in play and has a legal move.

@@ -261,13 +261,19 @@ json GameService::kinds() const {
       variants.push_back(json{{"players", v.players}, {"arrangements", v.arrangements},
                               {"placements", placed(v.options, v.arrangements)}, {"options", v.options}});
     json levels = json::array();
+    json level_info = json::array();
     for (int l : k.ai_levels)
-      if (l >= ai::kMinLevel && l <= ai::kMaxLevel) levels.push_back(l);
+      if (l >= ai::kMinLevel && l <= ai::kMaxLevel) {
+        levels.push_back(l);
+        const ai::LevelInfo info = ai::level_info(l);
+        level_info.push_back(json{{"level", l}, {"name", info.name}, {"description", info.description}});
+      }
     out.push_back(json{{"name", k.name},
                        {"title", k.title},
                        {"player_counts", k.player_counts},
                        {"options", k.options},
                        {"ai_levels", levels},
+                       {"levels", level_info},
                        {"hidden_information", k.can_hide_information},
                        {"arrangements", arrangements},
                        {"variants", variants}});

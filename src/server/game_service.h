@@ -54,9 +54,10 @@ class GameService {
   GameService(Storage& storage, AiScheduler scheduler, Config config);
   GameService(Storage& storage, AiScheduler scheduler) : GameService(storage, std::move(scheduler), Config{}) {}
 
-  // GET /api/games/kinds: [{"name","title","player_counts","options","ai_levels","hidden_information",
+  // GET /api/games/kinds: [{"name","title","player_counts","options","ai_levels","levels","hidden_information",
   // "arrangements","variants"}]; `hidden_information`: whether a game of the kind can hide information
-  // (GameKind::can_hide_information); `variants`: per player count its named setups and options.
+  // (GameKind::can_hide_information); `levels`: each level's name and description (ai::level_info);
+  // `variants`: per player count its named setups and options.
   json kinds() const;
   // GET /api/games[?status=open|playing|over][&ids=a,b,c]: a list of summaries, newest first, at most 100.
   json list(const std::map<std::string, std::string>& query) const;

@@ -168,6 +168,13 @@ TEST(GameService, KindsDescribeEveryRegisteredGame) {
     EXPECT_EQ(kinds[i]["player_counts"], json(k.player_counts));
     EXPECT_EQ(kinds[i]["options"], k.options);
     EXPECT_EQ(kinds[i]["ai_levels"], json(k.ai_levels));
+    // Every level named and described for the lobby, in the order of ai_levels.
+    ASSERT_EQ(kinds[i]["levels"].size(), k.ai_levels.size());
+    for (size_t l = 0; l < k.ai_levels.size(); ++l) {
+      EXPECT_EQ(kinds[i]["levels"][l]["level"], k.ai_levels[l]);
+      EXPECT_FALSE(kinds[i]["levels"][l]["name"].get<std::string>().empty());
+      EXPECT_GT(kinds[i]["levels"][l]["description"].get<std::string>().size(), 20u);
+    }
     // Whether the kind can hide information at all (a game says whether it does now: `hidden`).
     EXPECT_EQ(kinds[i]["hidden_information"], k.can_hide_information);
     ASSERT_EQ(kinds[i]["variants"].size(), k.variants.size());
