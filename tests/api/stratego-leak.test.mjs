@@ -113,7 +113,8 @@ async function badRequests(ctx) {
   // Setups are over; offers Stratego does not have; no record while the game is on; no token, a forged one.
   expect(await mover.setup({ arrangement: 'random' }), [409], 'a setup during play');
   expect(await other.setup({ placement: randomPlacement(other.seat, rnd) }), [409], 'a placement during play');
-  expect(await other.offer('draw'), [400, 409, 422], 'a draw offer');
+  expect(await other.offer('stalemate'), [400, 409, 422], "Truth's stalemate offer");
+  expect(await other.offer('accept'), [409], 'accepting a draw nobody offered');
   expect(await spectator.record(), [409], 'the record during play');
   expect(await mover.record(), [409], 'the record during play, as a seat');
   expect(await spectator.move(`${ms}-${neighbours(ms)[0]}`), [401], 'a spectator moves');

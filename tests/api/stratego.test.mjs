@@ -300,9 +300,14 @@ test('play: illegal moves 422, out of turn 409, resignation ends it for the othe
   assert.equal(spectator.observation.board.a6, '1?', 'the survivor is concealed again');
   assert.deepEqual(spectator.observation.captured, { 0: ['O'], 1: [] });
 
-  // Offers Stratego has not: refused, nothing changes.
+  // A draw offer (shared rulings: every two-player game) stands for Red to answer; Red declines. Offers
+  // Stratego has not are refused and change nothing.
   const draw = await offer(server, id, tokens[1], 'draw');
-  assert.ok([400, 409, 422].includes(draw.status));
+  assert.equal(draw.status, 200);
+  assert.equal(draw.body.observation.draw_offer, 1);
+  assert.equal((await offer(server, id, tokens[0], 'decline')).status, 200);
+  assert.equal((await get(server, id)).body.observation.draw_offer, null);
+  assert.ok([400, 409, 422].includes((await offer(server, id, tokens[1], 'stalemate')).status));
   assert.equal((await offer(server, id, tokens[1], 'surrender')).status, 400);
 
   const res = await offer(server, id, tokens[1], 'resign');

@@ -67,11 +67,12 @@ TEST(EngineProtocol, AFailedRequestChangesNothing) {
   ask(e, R"({"cmd":"play","move":"d1"})");
   const json before = ask(e, R"({"cmd":"state"})")["state"];
   for (const char* bad : {R"({"cmd":"play","move":"d1"})", R"({"cmd":"play","move":"zz9"})",
-                          R"({"cmd":"play","move":5})", R"({"cmd":"play"})", R"({"cmd":"offer","player":0,"what":"draw"})",
+                          R"({"cmd":"play","move":5})", R"({"cmd":"play"})", R"({"cmd":"offer","player":0,"what":"accept"})",
                           R"({"cmd":"offer","player":7,"what":"resign"})", R"({"cmd":"setup","player":0,"placement":{}})",
                           R"({"cmd":"setup","player":0,"arrangement":"random","seed":3})",
                           R"({"cmd":"new","game":"chess"})", R"({"cmd":"new","game":"tigadi","options":{"x":1}})",
                           R"({"cmd":"new","game":"tigadi","state":{"in_hand":[10,0]}})",
+                          R"({"cmd":"new","game":"tigadi","state":{"board":{"a1":"0G","a7":"1G"}}})",
                           R"({"cmd":"perft","depth":99})", R"({"cmd":"perft","depth":-1})",
                           R"({"cmd":"ai","level":9})", R"({"cmd":"ai","level":2,"ms":5,"nodes":5})",
                           R"({"cmd":"ai","level":3,"player":1,"answer":"draw"})", R"({"cmd":"observe","player":"x"})"}) {
@@ -204,9 +205,14 @@ TEST(EngineProtocolStratego, EveryCommandFromSetupToTheEnd) {
   EXPECT_EQ(o["events"].back()["type"], "battle");
   EXPECT_EQ(o["events"].back()["attacker"], "0O");
 
-  // No draw offers in Stratego; resignation ends it.
-  EXPECT_FALSE(ask(e, R"({"cmd":"offer","player":0,"what":"draw"})")["ok"]);
+  // A draw offer (shared rulings: every two-player game), the AI's answer for the other seat, a decline;
+  // nothing to answer for the seat that offered; resignation ends it.
+  r = ask(e, R"({"cmd":"offer","player":0,"what":"draw"})");
+  ASSERT_TRUE(r["ok"]) << r;
+  EXPECT_EQ(r["state"]["draw_offer"], 0);
+  EXPECT_TRUE(ask(e, R"({"cmd":"ai","level":2,"nodes":500,"player":1,"answer":"draw"})")["accept"].is_boolean());
   EXPECT_FALSE(ask(e, R"({"cmd":"ai","level":3,"player":0,"answer":"draw"})")["ok"]);
+  EXPECT_TRUE(ask(e, R"({"cmd":"offer","player":1,"what":"decline"})")["ok"]);
   r = ask(e, R"({"cmd":"offer","player":1,"what":"resign"})");
   ASSERT_TRUE(r["ok"]) << r;
   EXPECT_EQ(r["state"]["result"], (json{{"winners", {0}}, {"reason", "resignation"}}));

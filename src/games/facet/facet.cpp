@@ -227,11 +227,7 @@ void Facet::apply(Move m, EventLog* events) {
                                    {"to", std::string(1, tile_letter(decayed(left)))}},
                               {}});
   }
-  // A move by the other player declines a standing offer; the offering player's own move does not.
-  if (draw_offer_ == them) {
-    draw_offer_ = -1;
-    if (events) events->push_back(Event{json{{"type", "offer"}, {"player", me}, {"what", "decline"}}, {}});
-  }
+  draw_offer_.on_move(me, events);
 
   ++ply_;
   to_move_ = static_cast<uint8_t>(them);
@@ -315,41 +311,25 @@ void Facet::undo() {
 // Offers and forced ends
 
 void Facet::offer(Player p, std::string_view what, EventLog* events) {
-  if (p != 0 && p != 1) fail(ErrorKind::bad_request, "no such player");
   if (phase_ != Phase::play) fail(ErrorKind::conflict, "the game is over");
-  auto event = [&] {
-    if (events) events->push_back(Event{json{{"type", "offer"}, {"player", p}, {"what", std::string(what)}}, {}});
-  };
-  if (what == "draw") {
-    if (draw_offer_ == p) fail(ErrorKind::conflict, "your draw offer already stands");
-    if (draw_offer_ == 1 - p) fail(ErrorKind::conflict, "your opponent's draw offer stands: accept or decline it");
-    draw_offer_ = static_cast<int8_t>(p);
-    event();
-  } else if (what == "accept" || what == "decline") {
-    if (draw_offer_ != 1 - p) fail(ErrorKind::conflict, "there is no draw offer of your opponent to " + std::string(what));
-    event();
-    draw_offer_ = -1;
-    if (what == "accept") {
-      end_ = End::agreement;
-      phase_ = Phase::over;
-      undo_.clear();  // not undoable
-      fog_undo_.clear();
-      if (events) events->push_back(over_event(*result()));
-    }
-  } else {
-    fail(ErrorKind::conflict, "FACET has no \"" + std::string(what) + "\" offers: draw, accept, decline or resign");
+  if (draw_offer_.handle(p, what, "FACET", events)) {
+    end_ = End::agreement;
+    phase_ = Phase::over;
+    undo_.clear();  // not undoable
+    fog_undo_.clear();
+    if (events) events->push_back(over_event(*result()));
   }
 }
 
 bool Facet::offer_stands(std::string_view what, Player player) const {
-  return what == "draw" && phase_ == Phase::play && draw_offer_ >= 0 && draw_offer_ == 1 - player;
+  return what == "draw" && phase_ == Phase::play && draw_offer_.stands_for(player);
 }
 
 void Facet::end_with(const Result& r, EventLog* events) {
   forced_ = r;
   end_ = End::forced;
   phase_ = Phase::over;
-  draw_offer_ = -1;
+  draw_offer_.clear();
   undo_.clear();  // not undoable
   fog_undo_.clear();
   if (events) events->push_back(over_event(r));

@@ -7,6 +7,7 @@
 // AI's evaluation.
 #pragma once
 
+#include "core/draw_offer.h"
 #include "core/game.h"
 #include "games/facet/board.h"
 
@@ -109,7 +110,7 @@ class Facet final : public Game {
   int tile_at(int sq) const { return terrain_[static_cast<size_t>(sq)]; }
   int badge_at(int sq) const { return badge_[static_cast<size_t>(sq)]; }  // kField: none
   const Coronation& coronation() const { return coronation_; }
-  int draw_offer() const { return draw_offer_; }  // -1: none
+  int draw_offer() const { return draw_offer_.by(); }  // -1: none
   int agents(Player p) const { return agents_[static_cast<size_t>(p)]; }
   uint64_t compute_hash() const;  // from scratch; equals hash() (tests)
   // Fog: whether p sees sq now (own stones, sight radii, Thrones, squares of a loss this ply).
@@ -124,7 +125,7 @@ class Facet final : public Game {
     uint8_t from_tile;
     std::array<uint8_t, kSquares> badges;  // momentum only (else unused)
     Coronation coronation;
-    int8_t draw_offer;
+    DrawOffer draw_offer;
     End end;
     uint8_t winner;
     uint64_t hash;
@@ -173,7 +174,7 @@ class Facet final : public Game {
   uint8_t to_move_ = 0;
   int ply_ = 0;
   Coronation coronation_;
-  int8_t draw_offer_ = -1;
+  DrawOffer draw_offer_;
   End end_ = End::none;
   uint8_t winner_ = 0;
   Result forced_;

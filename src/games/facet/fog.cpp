@@ -151,7 +151,7 @@ json Facet::fog_observation(Player viewer) const {
   obs["terrain"] = std::move(terrain);
   obs["badges"] = json::object();  // momentum is never combined with fog
   obs["coronation"] = coronation_.player < 0 ? json(nullptr) : json{{"player", coronation_.player}, {"plies", coronation_.plies}};
-  obs["draw_offer"] = draw_offer_ < 0 ? json(nullptr) : json(draw_offer_);
+  obs["draw_offer"] = phase_ == Phase::play ? draw_offer_.to_json() : json(nullptr);
   obs["visible"] = visible;
   obs["ghosts"] = std::move(ghosts);
   return obs;

@@ -143,7 +143,7 @@ json Facet::state_json() const {
   state["badges"] = std::move(badges);
   state["coronation"] = coronation_.player < 0 ? json(nullptr)
                                                : json{{"player", coronation_.player}, {"plies", coronation_.plies}};
-  state["draw_offer"] = draw_offer_ < 0 ? json(nullptr) : json(draw_offer_);
+  state["draw_offer"] = phase_ == Phase::play ? draw_offer_.to_json() : json(nullptr);
   return state;
 }
 
@@ -223,8 +223,7 @@ std::unique_ptr<Facet> Facet::from_state(const json& state) {
   });
   if (find_field(state, "ply")) g->ply_ = static_cast<int>(int_field(state, "ply", 0, 1'000'000'000));
   if (find_field(state, "to_move")) g->to_move_ = static_cast<uint8_t>(int_field(state, "to_move", 0, 1));
-  if (const json* d = find_field(state, "draw_offer"); d && !d->is_null())
-    g->draw_offer_ = static_cast<int8_t>(int_field(state, "draw_offer", 0, 1));
+  g->draw_offer_ = DrawOffer::from_state(state);
   if (const json* c = find_field(state, "coronation"); c && !c->is_null()) {
     if (!c->is_object()) fail(ErrorKind::bad_request, "state.coronation must be {\"player\": p, \"plies\": n} or null");
     const int p = static_cast<int>(int_field(*c, "player", 0, 1));

@@ -155,6 +155,7 @@ json Stratego::observation_json(Player viewer) const {
   state["moved"] = sorted(std::move(moved));
   state["ready"] = std::move(ready);
   state["captured"] = std::move(captured);
+  state["draw_offer"] = phase_ == Phase::play ? draw_offer_.to_json() : json(nullptr);
   return state;
 }
 
@@ -178,7 +179,7 @@ std::vector<int> square_list(const json& state, const char* field) {
 std::unique_ptr<Stratego> Stratego::from_state(const json& state) {
   if (!state.is_object()) fail(ErrorKind::bad_request, "state must be an object");
   require_known_fields(state, {"game", "options", "phase", "to_move", "ply", "board", "result", "revealed", "moved",
-                               "ready", "captured"},
+                               "ready", "captured", "draw_offer"},
                        "state field");
   if (const json* g = find_field(state, "game"); g && *g != "stratego")
     fail(ErrorKind::bad_request, "state.game must be \"stratego\"");
@@ -239,6 +240,8 @@ std::unique_ptr<Stratego> Stratego::from_state(const json& state) {
   if (const json* r = find_field(state, "result"); r && !r->is_null()) given = Result::from_json(*r);
   if ((phase == "over") != given.has_value())
     fail(ErrorKind::bad_request, "state.phase is \"over\" exactly when state.result is set");
+  const DrawOffer offer = DrawOffer::from_state(state);
+  if (offer.by() >= 0 && phase != "play") fail(ErrorKind::bad_request, "state.draw_offer: a draw is offered only in play");
 
   if (phase == "setup") {
     // Each army is either not placed or a complete setup on its home ranks (placed through setup()).
@@ -279,6 +282,7 @@ std::unique_ptr<Stratego> Stratego::from_state(const json& state) {
   }
   // The given position is where play begins (engine-protocol.md): its history starts here.
   g->begin_play();
+  if (g->phase_ == Phase::play) g->draw_offer_ = offer;
   return g;
 }
 

@@ -217,7 +217,7 @@ void Stratego::apply(Move m, EventLog* events) {
   const uint8_t d = board_[static_cast<size_t>(to)];
   Piece& attacker = pieces_[a];
   undo_.push_back(Undo{m, a, d, attacker, d == kEmpty ? Piece{} : pieces_[d], shuttle_[static_cast<size_t>(me)],
-                       position_hash_, identity_hash_, irreversible_, end_, winner_});
+                       position_hash_, identity_hash_, irreversible_, end_, winner_, draw_offer_});
 
   // The two-square limit's run: the same piece between the same two squares again, or a new run.
   Shuttle& sh = shuttle_[static_cast<size_t>(me)];
@@ -281,6 +281,7 @@ void Stratego::apply(Move m, EventLog* events) {
     }
   }
 
+  draw_offer_.on_move(me, events);
   ++ply_;
   to_move_ = static_cast<uint8_t>(1 - me);
   position_hash_ ^= kKeys.blue_to_move;
@@ -333,10 +334,22 @@ void Stratego::undo() {
   irreversible_ = u.irreversible;
   end_ = u.end;
   winner_ = u.winner;
+  draw_offer_ = u.draw_offer;
   phase_ = Phase::play;
 }
 
+void Stratego::offer(Player p, std::string_view what, EventLog* events) {
+  if (phase_ == Phase::over) fail(ErrorKind::conflict, "the game is over");
+  if (phase_ == Phase::setup) fail(ErrorKind::conflict, "a draw may be offered once play has begun");
+  if (draw_offer_.handle(p, what, "Stratego", events)) end_with(Result{{}, "agreement"}, events);
+}
+
+bool Stratego::offer_stands(std::string_view what, Player player) const {
+  return what == "draw" && phase_ == Phase::play && draw_offer_.stands_for(player);
+}
+
 void Stratego::end_with(const Result& r, EventLog* events) {
+  draw_offer_.clear();
   forced_ = r;
   end_ = End::forced;
   phase_ = Phase::over;

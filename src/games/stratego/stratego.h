@@ -6,6 +6,7 @@
 // for the repetition rule are told apart by ids, never by identities, because ids are public.
 #pragma once
 
+#include "core/draw_offer.h"
 #include "core/game.h"
 #include "games/stratego/board.h"
 
@@ -80,6 +81,9 @@ class Stratego final : public Game {
   void setup(Player p, const json& placement, EventLog* events) override;
   // "random" (seeded) or one of named_arrangements(), for player p's home ranks.
   json arrangement(Player p, std::string_view name, uint64_t seed) const override;
+  // "draw", "accept", "decline" (shared rulings: draw by agreement in every two-player game).
+  void offer(Player p, std::string_view what, EventLog* events) override;
+  bool offer_stands(std::string_view what, Player player) const override;
   void end_with(const Result& r, EventLog* events) override;
 
   json state_json() const override;
@@ -113,6 +117,7 @@ class Stratego final : public Game {
     uint32_t irreversible;
     End end;
     uint8_t winner;
+    DrawOffer draw_offer;
   };
 
   // Calls f(from, to, attack) for every move of `p` the two-square limit allows; stops when f returns true.
@@ -143,6 +148,7 @@ class Stratego final : public Game {
   uint64_t identity_hash_ = 0;  // what each living piece is (for the AI's table inside one sampled world)
   End end_ = End::none;
   uint8_t winner_ = 0;
+  DrawOffer draw_offer_;
   Result forced_;
   mutable Result result_cache_;
 

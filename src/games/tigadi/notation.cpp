@@ -111,6 +111,7 @@ json Tigadi::state_json() const {
   json state = common_state_json(*this, json::object(), std::move(board));
   state["in_hand"] = {pos_.in_hand[0], pos_.in_hand[1]};
   state["quiet_plies"] = pos_.quiet_plies;
+  state["draw_offer"] = over() ? json(nullptr) : pos_.draw_offer.to_json();
   return state;
 }
 
@@ -123,7 +124,7 @@ void Tigadi::check_options(const json& options) {
 
 std::unique_ptr<Tigadi> Tigadi::from_state(const json& state) {
   if (!state.is_object()) fail(ErrorKind::bad_request, "state must be an object");
-  require_known_fields(state, {"game", "options", "phase", "to_move", "ply", "board", "result", "in_hand", "quiet_plies"},
+  require_known_fields(state, {"game", "options", "phase", "to_move", "ply", "board", "result", "in_hand", "quiet_plies", "draw_offer"},
                        "state field");
   if (const json* g = find_field(state, "game"); g && *g != "tigadi")
     fail(ErrorKind::bad_request, "state.game must be \"tigadi\"");
@@ -152,10 +153,12 @@ std::unique_ptr<Tigadi> Tigadi::from_state(const json& state) {
       if (n < 0 || n > kGotis) fail(ErrorKind::bad_request, "state.in_hand: a hand holds 0 to 9 gotis");
       pos.in_hand[side] = static_cast<uint8_t>(n);
     }
-  } else {
-    // Left out: the gotis not on the board are still in hand, as at the start.
-    for (int side = 0; side < 2; ++side)
-      pos.in_hand[side] = static_cast<uint8_t>(kGotis - __builtin_popcount(pos.board[side]));
+  } else if (pos.board[0] | pos.board[1]) {
+    // Shared rulings: a hand is never guessed. "Nine less those on the board" would silently send a position
+    // of the moving phase, whose captured gotis are gone, back to placing.
+    fail(ErrorKind::bad_request,
+         "state.in_hand is required when gotis are on the board: say how many each side still holds, "
+         "e.g. [0, 0] once placing is over");
   }
   for (int side = 0; side < 2; ++side)
     if (pos.total(side) > kGotis)
@@ -176,6 +179,8 @@ std::unique_ptr<Tigadi> Tigadi::from_state(const json& state) {
         fail(ErrorKind::bad_request, std::string(side ? "Seed" : "Bone") +
                                          " has two gotis or fewer: that game is already over");
   }
+  pos.draw_offer = DrawOffer::from_state(state);
+  if (given && pos.draw_offer.by() >= 0) fail(ErrorKind::bad_request, "state.draw_offer: a game that is over has no offer");
   auto g = std::make_unique<Tigadi>(pos);
   if (given) g->end_with(*given, nullptr);
   return g;

@@ -106,6 +106,7 @@ void Tigadi::apply(Move m, EventLog* events) {
                                 {}});
     }
   }
+  pos_.draw_offer.on_move(me, events);
   ++pos_.ply;
   pos_.to_move = static_cast<uint8_t>(opp);
 
@@ -141,7 +142,17 @@ void Tigadi::undo() {
   undo_.pop_back();
 }
 
+void Tigadi::offer(Player p, std::string_view what, EventLog* events) {
+  if (over()) fail(ErrorKind::conflict, "the game is over");
+  if (pos_.draw_offer.handle(p, what, "Tigadi", events)) end_with(Result{{}, "agreement"}, events);
+}
+
+bool Tigadi::offer_stands(std::string_view what, Player player) const {
+  return what == "draw" && !over() && pos_.draw_offer.stands_for(player);
+}
+
 void Tigadi::end_with(const Result& r, EventLog* events) {
+  pos_.draw_offer.clear();
   forced_ = true;
   forced_result_ = r;
   undo_.clear();  // an imposed end is not a move: nothing before it can be undone

@@ -3,6 +3,7 @@
 // pass when blocked, the win at two gotis, threefold repetition and the 100-turn draw.
 #pragma once
 
+#include "core/draw_offer.h"
 #include "core/game.h"
 #include "games/tigadi/board.h"
 
@@ -31,12 +32,13 @@ struct TigadiMove {
   }
 };
 
-// Everything a position is. Copied whole onto the undo stack (16 bytes).
+// Everything a position is. Copied whole onto the undo stack (20 bytes).
 struct Position {
   Mask board[2] = {0, 0};
   uint8_t in_hand[2] = {kGotis, kGotis};
   uint8_t to_move = 0;
   uint8_t outcome = kOn;  // kOn, or who won / a draw, with its reason
+  DrawOffer draw_offer;   // not part of the position's identity (key, hash): it never changes a move
   uint16_t quiet_plies = 0;
   int32_t ply = 0;
 
@@ -72,6 +74,9 @@ class Tigadi final : public Game {
     return !TigadiMove::is_pass(m) && TigadiMove::capture(m) != TigadiMove::kNone;
   }
   std::string explain_illegal(std::string_view text) const override;
+  // "draw", "accept", "decline" (rulings.md: draw by agreement in every two-player game).
+  void offer(Player p, std::string_view what, EventLog* events) override;
+  bool offer_stands(std::string_view what, Player player) const override;
   void end_with(const Result& r, EventLog* events) override;
 
   json state_json() const override;

@@ -520,11 +520,31 @@ TEST(TigadiSession, ResignationEndsTheGameAndTheOtherPlayerWins) {
   EXPECT_THROW(s.offer(0, "draw"), GameError);
 }
 
-TEST(TigadiSession, TigadiHasNoDrawOffersAndNoSetup) {
+// Draw offers (shared rulings: draw by agreement in every two-player game) are tested for every such game in
+// src/games/draw_offer_test.cpp.
+TEST(TigadiSession, TigadiHasNoSetupAndNoOtherOffers) {
   Session s = Session::create("tigadi", json::object());
-  EXPECT_THROW(s.offer(0, "draw"), GameError);
+  EXPECT_THROW(s.offer(0, "stalemate"), GameError);
   EXPECT_THROW(s.setup(0, json::object()), GameError);
   EXPECT_EQ(s.actions().size(), 0u);
+}
+
+TEST(TigadiState, AStateWithGotisOnTheBoardButNoHandIsRefusedAHandIsNeverGuessed) {
+  try {
+    Session::from_state("tigadi", json{{"board", {{"a1", "0G"}, {"d1", "0G"}, {"g1", "0G"}, {"a7", "1G"},
+                                                  {"d7", "1G"}, {"g7", "1G"}}}});
+    ADD_FAILURE() << "a state without in_hand was accepted";
+  } catch (const GameError& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::bad_request);
+    EXPECT_NE(std::string(e.what()).find("in_hand"), std::string::npos) << e.what();
+  }
+  // An empty board without hands is the start (nothing to guess); with its hands, the same position plays.
+  EXPECT_EQ(Session::from_state("tigadi", json{{"board", json::object()}}).state()["in_hand"], json::array({9, 9}));
+  EXPECT_EQ(Session::from_state("tigadi", json{{"board", {{"a1", "0G"}, {"d1", "0G"}, {"g1", "0G"}, {"a7", "1G"},
+                                                          {"d7", "1G"}, {"g7", "1G"}}},
+                                               {"in_hand", {0, 0}}})
+                .state()["in_hand"],
+            json::array({0, 0}));
 }
 
 TEST(TigadiSession, ARecordReplaysToTheSameGame) {
