@@ -93,7 +93,7 @@ TEST(Session, OffersOutsideTheProtocolsVocabularyAreMalformedAndOthersAreTheGame
     return ErrorKind::not_found;  // accepted: not expected here
   };
   EXPECT_EQ(kind_of("teleport"), ErrorKind::bad_request);
-  EXPECT_EQ(kind_of("draw"), ErrorKind::conflict);  // a real offer, but Tigadi has none
+  EXPECT_EQ(kind_of("stalemate"), ErrorKind::conflict);  // a real offer (Truth's), but Tigadi has none
   EXPECT_EQ(s.actions().size(), 0u);
 }
 

@@ -54,11 +54,14 @@ Session Session::clone() const {
   s.actions_ = actions_;
   s.events_ = events_;
   s.sealed_ = sealed_;
+  s.line_ = line_;
+  s.takebacks_ = takebacks_;
   return s;
 }
 
 std::vector<Event> Session::commit(json action, EventLog&& events) {
   actions_.push_back(std::move(action));
+  line_.push_back(LineEntry{actions_.size() - 1, kSpectator, 0, false});
   for (const Event& e : events) events_.push_back(e);
   return std::move(events);
 }
@@ -70,8 +73,12 @@ std::vector<Event> Session::play(std::string_view move) {
   std::optional<Move> m = find_legal_move(*game_, move);
   if (!m) fail(ErrorKind::illegal, game_->explain_illegal(move));
   EventLog events;
+  const Player mover = game_->to_move();
+  const int ply = game_->ply();
   game_->apply(*m, &events);
-  return commit(json{{"type", "move"}, {"move", std::string(move)}}, std::move(events));
+  auto out = commit(json{{"type", "move"}, {"move", std::string(move)}}, std::move(events));
+  line_.back() = LineEntry{actions_.size() - 1, mover, ply, true};
+  return out;
 }
 
 std::vector<Event> Session::play_as(Player player, std::string_view move) {
@@ -164,9 +171,49 @@ void Session::apply_action(const json& action) {
     offer(static_cast<Player>(int_field(action, "player", 0, 3)), string_field(action, "what"));
   } else if (type == "adjudicate") {
     adjudicate(Result::from_json(action.at("result")));
+  } else if (type == "takeback") {
+    const Player p = static_cast<Player>(int_field(action, "player", 0, 3));
+    if (game_->phase() != Phase::play) fail(ErrorKind::conflict, "a take-back is made during play");
+    const long long n = int_field(action, "to", 0, static_cast<long long>(line_.size()));
+    if (static_cast<size_t>(n) == line_.size()) fail(ErrorKind::bad_request, "a take-back takes back something");
+    cut_line(p, static_cast<size_t>(n));
   } else {
     fail(ErrorKind::bad_request, "unknown action type \"" + type + "\"");
   }
+}
+
+std::vector<Event> Session::take_back(Player player) {
+  if (player < 0 || player >= num_players()) fail(ErrorKind::bad_request, "no such player");
+  if (game_->phase() != Phase::play) fail(ErrorKind::conflict, "a take-back is made during play");
+  // The player's last move, then back to the first action of that turn.
+  size_t n = line_.size();
+  while (n > 0 && !(line_[n - 1].move && line_[n - 1].mover == player)) --n;
+  if (n == 0) fail(ErrorKind::conflict, "you have no move to take back");
+  --n;
+  const LineEntry last = line_[n];
+  while (n > 0 && line_[n - 1].move && line_[n - 1].mover == player && line_[n - 1].ply == last.ply) --n;
+  return cut_line(player, n);
+}
+
+// The line is rebuilt by replaying its first n actions from the start: a take-back is rare and a replay is
+// exact, where undoing through the games would need every game's undo to reach across offers and setups.
+std::vector<Event> Session::cut_line(Player player, size_t n) {
+  Session fresh = start_.is_null() ? create(kind(), options_) : from_state(kind(), start_);
+  for (size_t i = 0; i < n; ++i) fresh.apply_action(actions_[line_[i].action]);
+  if (fresh.game_->phase() != Phase::play) fail(ErrorKind::bad_request, "a take-back goes back to a position in play");
+  int moves = 0;
+  for (size_t i = n; i < line_.size(); ++i) moves += line_[i].move ? 1 : 0;
+  // The fresh line's entries index its own log; in ours they are the same actions at their places here.
+  for (size_t i = 0; i < n; ++i) fresh.line_[i].action = line_[i].action;
+  game_ = std::move(fresh.game_);
+  events_ = std::move(fresh.events_);
+  line_.resize(n);
+  sealed_.clear();
+  ++takebacks_;
+  EventLog events{Event{json{{"type", "takeback"}, {"player", player}, {"moves", moves}}, {}}};
+  actions_.push_back(json{{"type", "takeback"}, {"player", player}, {"to", n}});
+  for (const Event& e : events) events_.push_back(e);
+  return events;
 }
 
 void Session::rollback_to(size_t n) {
@@ -219,8 +266,11 @@ json Session::record() const {
   for (const json& a : actions_) {
     if (sealed && a.at("type") == "setup") continue;
     actions.push_back(a);
+  }
+  for (const LineEntry& e : line_) {
+    const json& a = actions_[e.action];
     if (a.at("type") == "move") moves.push_back(a.at("move"));
-    if (a.at("type") == "setup") setups[std::to_string(a.at("player").get<int>())] = a.at("placement");
+    if (a.at("type") == "setup" && !sealed) setups[std::to_string(a.at("player").get<int>())] = a.at("placement");
   }
   const Result* r = game_->result();
   return json{{"game", std::string(kind())},
@@ -229,7 +279,8 @@ json Session::record() const {
               {"actions", actions},
               {"setups", setups},
               {"moves", moves},
-              {"result", r ? r->to_json() : json(nullptr)}};
+              {"result", r ? r->to_json() : json(nullptr)},
+              {"takebacks", takebacks_}};
 }
 
 }  // namespace tabula

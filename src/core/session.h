@@ -52,6 +52,20 @@ class Session {
   std::vector<Event> setup_arrangement(Player player, std::string_view name, uint64_t seed);
   std::vector<Event> offer(Player player, std::string_view what);
   std::vector<Event> adjudicate(const Result& result);
+  // Takes back `player`'s last turn and every move made after it, so that `player` is to move again where
+  // that turn began (its whole turn: both of a Truth turn's actions). Logged as {"type":"takeback",
+  // "player":p,"to":n}: the line of play is cut back to its first n actions (later actions are dropped from
+  // the line, kept in the log). Returns one {"type":"takeback","player":p,"moves":k} event; the events before
+  // it become those of the shortened line, so a viewer reads the events again (events_version() changes).
+  // 409 unless the game is in play and `player` has made a move. Who may take back is the caller's rule (the
+  // server's: against the AI at will, between people by agreement).
+  std::vector<Event> take_back(Player player);
+  // How many take-backs the game has had, and a number that changes whenever earlier events were replaced
+  // (a take-back), so that what was built from them (a viewer's list) is rebuilt.
+  int takebacks() const { return takebacks_; }
+  int events_version() const { return takebacks_; }
+  // The number of actions of the line of play: actions() less the take-backs and what they dropped.
+  size_t line_length() const { return line_.size(); }
 
   std::vector<std::string> legal() const { return legal_move_strings(*game_); }
   // The truth, for a local driver (the engine's `state`); never sent to a viewer by the server.
@@ -66,10 +80,11 @@ class Session {
   size_t event_count() const { return events_.size(); }
   const std::vector<Event>& events() const { return events_; }
 
-  // The record: {"game","options","start","actions":[…],"setups":{…},"moves":[…],"result"}. `actions`
-  // is the complete ordered log ({"type":"move","move":…}, {"type":"setup",…}, {"type":"offer",…},
-  // {"type":"adjudicate",…}) and what a replay reads; `setups` (player -> placement) and `moves` (the move
-  // strings) are derived from it, for reading. It is public whenever the position hides nothing
+  // The record: {"game","options","start","actions":[…],"setups":{…},"moves":[…],"result","takebacks"}.
+  // `actions` is the complete ordered log ({"type":"move","move":…}, {"type":"setup",…}, {"type":"offer",…},
+  // {"type":"adjudicate",…}, {"type":"takeback",…}) and what a replay reads; `setups` (player -> placement)
+  // and `moves` (the move strings) are the line of play's, derived from it, for reading; `takebacks` counts
+  // the take-backs (a game played with take-backs says so). It is public whenever the position hides nothing
   // (!hides_information()): once the game is over, and in a game whose setups are public once play begins
   // (Truth) from then on, setups included. For a game that ended before play began it leaves out every setup
   // action, `setups` is {} and `start` null (a start given in setup phase may hold placements; the options
@@ -88,6 +103,8 @@ class Session {
  private:
   Session(std::unique_ptr<Game> game, json options, json start);
   std::vector<Event> commit(json action, EventLog&& events);
+  // Cuts the line of play back to its first n actions (take_back and its replay).
+  std::vector<Event> cut_line(Player player, size_t n);
   // Each player's observation and, last, the spectators', while the game is in its setup phase (else
   // none): taken before an action that may end the game there.
   std::vector<json> setup_views() const;
@@ -99,6 +116,16 @@ class Session {
   json start_;  // the given starting state, or null for a new game
   std::vector<json> actions_;
   std::vector<Event> events_;
+  // The line of play: the actions that made the position, without take-backs and what they dropped. For
+  // each, who was to move and the ply before it (a move's player and turn), to find where a turn began.
+  struct LineEntry {
+    size_t action;  // index into actions_
+    Player mover;
+    int ply;
+    bool move;
+  };
+  std::vector<LineEntry> line_;
+  int takebacks_ = 0;
   // Empty unless the game ended before play began: then the observations every viewer keeps (one per
   // player, the spectators' last), as they were in setup, with the result.
   std::vector<json> sealed_;
