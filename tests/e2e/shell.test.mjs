@@ -219,3 +219,89 @@ test('a game id that does not exist: "No such game" and the way back', { timeout
   assertNoErrors(page);
   await context.close();
 });
+
+// A game of each kind a few moves in, this browser holding seat 0: Tigadi, Stratego (a named setup), FACET
+// under fog, Truth for two and for four (the suggested arrangement).
+async function gamesOfEveryKind() {
+  const me = { type: 'human', name: 'Ana' };
+  const ai = (level) => ({ type: 'ai', level });
+  const out = {};
+  out.tigadi = await makeGame('tigadi', [me, ai(1)]);
+  out.stratego = await makeGame('stratego', [me, ai(1)], { memory_aid: true });
+  await apiJson(server.url, 'POST', `/api/games/${out.stratego.id}/setup`, { body: { arrangement: 'blitzkrieg' }, token: out.stratego.token });
+  out.facet = await makeGame('facet', [me, ai(1)], { modes: ['fog'] });
+  out.truth = await makeGame('truth', [me, ai(1)]);
+  await apiJson(server.url, 'POST', `/api/games/${out.truth.id}/setup`, { body: { arrangement: 'suggested' }, token: out.truth.token });
+  out.truth4 = await makeGame('truth', [me, ai(1), ai(1), ai(1)], { players: 4 });
+  await apiJson(server.url, 'POST', `/api/games/${out.truth4.id}/setup`, { body: { arrangement: 'suggested' }, token: out.truth4.token });
+  for (const [kind, game] of Object.entries(out)) {
+    let g = await waitFor(game.id, game.token, (x) => x.observation.phase !== 'setup' && myTurn(x));
+    for (let i = 0; i < (kind === 'truth4' ? 1 : 3) && g.status !== 'over'; i++) {
+      // (A Truth turn's first action keeps the ply: the action tells the positions apart.)
+      const at = (o) => `${o.ply}:${o.action ?? 0}`;
+      const before = at(g.observation);
+      const move = g.legal.find(m => m !== 'pass') || g.legal[0];
+      await apiJson(server.url, 'POST', `/api/games/${game.id}/moves`, { body: { move }, token: game.token });
+      g = await waitFor(game.id, game.token, (x) => x.status === 'over' || (at(x.observation) !== before && myTurn(x)));
+    }
+  }
+  return out;
+}
+
+test('dark mode for every game (desktop and phone), the theme switch, and Flip board for four-player Truth', { timeout: 300000 }, async () => {
+  const games = await gamesOfEveryKind();
+  for (const [size, ctxOf] of [['desktop', () => browser.newContext({ viewport: { width: 1200, height: 1000 }, colorScheme: 'dark' })],
+    ['phone', async () => { const c = await phoneContext(browser); return c; }]]) {
+    const context = await ctxOf();
+    const page = await newPage(context);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    for (const [kind, game] of Object.entries(games)) {
+      await openAs(page, game.id, game.tokens);
+      await page.waitForFunction(() => document.getElementById('board').dataset.interactive === 'true');
+      assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
+      // The text on the page is light on dark.
+      const [ink, bg] = await page.evaluate(() => [getComputedStyle(document.body).color, getComputedStyle(document.body).backgroundColor]);
+      const lum = (c) => c.match(/\d+/g).slice(0, 3).map(Number).reduce((a, b) => a + b, 0) / 3;
+      assert.ok(lum(ink) - lum(bg) > 150, `${kind}: text ${ink} on ${bg}`);
+      if (size === 'phone') await noSideScroll(page);
+      await screenshot(page, `shell-dark-${kind}-${size}`);
+    }
+    assertNoErrors(page);
+    await context.close();
+  }
+
+  // The switch: Light overrides the system's dark, is remembered, and System follows the system again.
+  const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, colorScheme: 'dark' });
+  const page = await newPage(context);
+  const t4 = games.truth4;
+  await openAs(page, t4.id, t4.tokens);
+  await page.waitForFunction(() => document.getElementById('board').dataset.interactive === 'true');
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
+  await page.selectOption('#theme', 'light');
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'light');
+  await page.reload();
+  await page.waitForSelector('#board svg');
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'light');
+  assert.equal(await page.inputValue('#theme'), 'light');
+  await page.goto(server.url + '/');
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'light', 'the lobby follows the choice');
+  await page.selectOption('#theme', 'system');
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
+
+  // Four-player Truth: each Flip board brings the next seat's corner to the bottom left (Ivory 0, Jade 2,
+  // Ember 1, Indigo 3 quarter turns).
+  await openAs(page, t4.id, t4.tokens);
+  await page.waitForFunction(() => document.getElementById('board').dataset.interactive === 'true');
+  assert.equal(await page.getAttribute('#board svg.tr-board', 'data-turn'), '0');
+  for (const turn of ['2', '1', '3', '0']) {
+    await page.keyboard.press('f');
+    await page.waitForSelector(`#board svg.tr-board[data-turn="${turn}"]`);
+  }
+  await page.click('#flip');
+  await page.waitForSelector('#board svg.tr-board[data-turn="2"]');
+  assert.equal(await page.evaluate(() => localStorage.getItem('tabula:flip:truth-4')), '1');
+  assert.equal(await page.evaluate(() => localStorage.getItem('tabula:flip:truth')), null, 'the two-player game keeps its own');
+  await screenshot(page, 'shell-truth4-flipped');
+  assertNoErrors(page);
+  await context.close();
+});
