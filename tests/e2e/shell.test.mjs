@@ -305,3 +305,37 @@ test('dark mode for every game (desktop and phone), the theme switch, and Flip b
   assertNoErrors(page);
   await context.close();
 });
+
+test('FACET, random layout with decay: browsing and the replay start from the layout the game began with', { timeout: 120000 }, async () => {
+  const { id, token, tokens } = await makeGame('facet', [{ type: 'human', name: 'Ana' }, { type: 'ai', level: 1 }], { layout: 'random', seed: 4242, modes: ['decay'] });
+  let g = await waitFor(id, token, myTurn);
+  const startTerrain = g.observation.terrain;
+  // Moves from special tiles first, so that tiles decay.
+  for (let i = 0; i < 6 && g.status !== 'over'; i++) {
+    const special = g.legal.filter(m => (g.observation.terrain[m.split('-')[0]] || 'F') !== 'F');
+    const pool = special.length ? special : g.legal;
+    const ply = g.observation.ply;
+    await apiJson(server.url, 'POST', `/api/games/${id}/moves`, { body: { move: pool[Math.floor(Math.random() * pool.length)] }, token });
+    g = await waitFor(id, token, (x) => x.status === 'over' || (x.observation.ply >= ply + 2 && myTurn(x)));
+  }
+  assert.ok(g.events.some(e => e.type === 'decay'), 'a tile decayed');
+  assert.notDeepEqual(g.observation.terrain, startTerrain);
+  const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+  const page = await newPage(context);
+  await openAs(page, id, tokens);
+  await page.waitForFunction(() => document.getElementById('board').dataset.interactive === 'true');
+  const terrain = () => page.$$eval('#board [data-square]', els => Object.fromEntries(els.filter(e => e.dataset.tile !== 'F').map(e => [e.dataset.square, e.dataset.tile])));
+  await page.keyboard.press('Home');
+  await page.waitForSelector('#browse-bar:not(.hidden)[data-index="0"]');
+  await page.waitForFunction(() => !/Loading/.test(document.getElementById('browse-text').textContent));
+  assert.deepEqual(await terrain(), startTerrain);
+  await page.keyboard.press('End');
+  await page.waitForSelector('#browse-bar.hidden', { state: 'attached' });
+  await page.click('#resign');
+  await page.click('#resign-yes');
+  await page.waitForSelector('#replay-panel:not(.hidden)');
+  await page.click('#rp-first');
+  assert.deepEqual(await terrain(), startTerrain);
+  assertNoErrors(page);
+  await context.close();
+});

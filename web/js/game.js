@@ -346,7 +346,8 @@ async function loadReplay() {
   }
   S.heard = S.events.length;
   S.browse = null;
-  S.replay = { plies, states: foldPositions(S.mod.initialState(S.game, S.record), plies), index: plies.length };
+  const start = S.mod.initialState(S.game, S.record, { observation: S.observation, plies });
+  S.replay = { plies, states: foldPositions(start, plies), index: plies.length };
   render();
 }
 
@@ -387,7 +388,7 @@ async function loadLiveStart() {
   try {
     if (!S.game.hidden) {
       const record = await api('GET', `/api/games/${encodeURIComponent(gameId)}/record`);
-      S.live.start = S.mod.initialState(S.game, record);
+      S.live.start = S.mod.initialState(S.game, record, { observation: S.observation, plies: S.mod.plies(S.events) });
     } else {
       // null when the observation and the events on hand do not agree yet (a move's answer ahead of its
       // events): the next update tries again.

@@ -650,11 +650,26 @@ function plies(events) {
   return out;
 }
 
-function initialState(game, record) {
+// The terrain before the first ply: the classic layout, or (a random layout, which the record does not write
+// out) the observation's terrain with the decays of the plies undone, newest first.
+function startTerrain(options, observation, plies) {
+  if ((options.layout || 'classic') === 'classic') return classicTerrain();
+  const t = { ...((observation && observation.terrain) || {}) };
+  for (const p of [...(plies || [])].reverse()) {
+    for (const e of [...p.events].reverse()) {
+      if (e.type !== 'decay') continue;
+      if (e.from === 'F') delete t[e.square]; else t[e.square] = e.from;
+    }
+  }
+  return t;
+}
+
+// (`seen`: the observation on hand and the plies, from which a random layout's terrain is found.)
+function initialState(game, record, seen = {}) {
   const start = record && record.start && typeof record.start === 'object' && record.start.board ? record.start : null;
   const options = (game && game.options) || (record && record.options) || {};
   const base = start ? structuredClone(start) : {
-    game: 'facet', options, board: startBoard(), terrain: (options.layout || 'classic') === 'classic' ? classicTerrain() : {},
+    game: 'facet', options, board: startBoard(), terrain: startTerrain(options, seen.observation, seen.plies),
   };
   delete base.visible;
   delete base.ghosts;
@@ -753,7 +768,7 @@ function viewStart(game, observation, plies, seat) {
   const obs = observation || {};
   const options = (game && game.options) || obs.options || {};
   const own = seat === null || seat === undefined ? {} : Object.fromEntries(Object.entries(startBoard()).filter(([, p]) => ownerOf(p) === seat));
-  const terrain = (options.layout || 'classic') === 'classic' ? classicTerrain() : { ...(obs.terrain || {}) };
+  const terrain = startTerrain(options, obs, plies);
   return { badges: {}, coronation: null, draw_offer: null, game: 'facet', options, board: own, terrain,
     phase: 'play', to_move: 0, ply: 0, result: null, replay: true, partial: true };
 }
