@@ -265,6 +265,14 @@ test('dark mode for every game (desktop and phone), the theme switch, and Flip b
       assert.ok(lum(ink) - lum(bg) > 150, `${kind}: text ${ink} on ${bg}`);
       if (size === 'phone') await noSideScroll(page);
       await screenshot(page, `shell-dark-${kind}-${size}`);
+      if (size === 'desktop' && kind.startsWith('truth')) {
+        // Truth in play hides nothing: browsing starts from the record's armies, all of them.
+        await page.keyboard.press('Home');
+        await page.waitForSelector('#browse-bar:not(.hidden)[data-index="0"]');
+        await page.waitForFunction((n) => document.querySelectorAll('#board [data-square][data-piece]').length === n, kind === 'truth4' ? 164 : 82);
+        await page.keyboard.press('End');
+        await page.waitForSelector('#browse-bar.hidden', { state: 'attached' });
+      }
     }
     assertNoErrors(page);
     await context.close();

@@ -181,6 +181,35 @@ test('FACET: the seed field only for the random layout; fog says what "in sight"
   assert.match(await page.textContent('#seats li[data-seat="1"] .count'), /^\d+ stones? in sight$/);
   assert.equal(await page.getAttribute('#material li[data-player="1"] [data-key="lost"]', 'data-count'), '0');
   await screenshot(page, 'facet-review-fog');
+
+  // Browsing under fog: the start holds only White's own stones; later an enemy stone is drawn only on a square
+  // where this seat's events showed one arriving.
+  for (let i = 0; i < 4; i++) {
+    const cur = await apiJson(server.url, 'GET', `/api/games/${id}`, { token });
+    if (cur.status === 'over') break;
+    const ply = Number(await page.getAttribute('#board', 'data-ply'));
+    await apiJson(server.url, 'POST', `/api/games/${id}/moves`, { body: { move: cur.legal[i % cur.legal.length] }, token });
+    await page.waitForFunction((p) => Number(document.getElementById('board').dataset.ply) >= p + 2 &&
+      document.getElementById('board').dataset.interactive === 'true', ply);
+  }
+  const seen = (await apiJson(server.url, 'GET', `/api/games/${id}`, { token })).events;
+  const n = await page.$$eval('#moves li', els => els.length);
+  await page.keyboard.press('Home');
+  await page.waitForSelector('#browse-bar:not(.hidden)[data-index="0"]');
+  await page.waitForFunction(() => !/Loading/.test(document.getElementById('browse-text').textContent));
+  assert.match(await page.textContent('#browse-text'), /Under fog/);
+  const stones = () => page.$$eval('#board [data-square][data-piece]', els => els.map(e => [e.dataset.square, e.dataset.piece]));
+  const at0 = await stones();
+  assert.equal(at0.length, 18);
+  assert.ok(at0.every(([, p]) => p[0] === '0'), 'no Black stone at the start');
+  const arrived = new Set(seen.filter(e => e.type === 'move' && e.player === 1 && e.to).map(e => e.to));
+  for (let i = 1; i < n; i++) {
+    await page.keyboard.press('ArrowRight');
+    await page.waitForSelector(`#browse-bar[data-index="${i}"]`);
+    for (const [sq, p] of await stones()) if (p[0] === '1') assert.ok(arrived.has(sq), `move ${i}: a Black stone on ${sq}, where none was seen arriving`);
+  }
+  await page.keyboard.press('End');
+  await page.waitForSelector('#browse-bar.hidden', { state: 'attached' });
   assertNoErrors(page);
   await context.close();
 });
