@@ -295,6 +295,14 @@ test('dark mode for every game (desktop and phone), the theme switch, and Flip b
   assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'light', 'the lobby follows the choice');
   await page.selectOption('#theme', 'system');
   assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
+  await page.waitForSelector('#seat-1');
+  await screenshot(page, 'shell-dark-lobby');
+  for (const rules of ['tigadi', 'stratego', 'facet', 'truth']) {
+    await page.goto(`${server.url}/rules/${rules}.html`);
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
+    await page.waitForSelector('svg');
+    await screenshot(page, `shell-dark-rules-${rules}`);
+  }
 
   // Four-player Truth: each Flip board brings the next seat's corner to the bottom left (Ivory 0, Jade 2,
   // Ember 1, Indigo 3 quarter turns).
