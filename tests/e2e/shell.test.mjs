@@ -159,6 +159,24 @@ test('Tigadi: browse a live game, flip, material, sounds', { timeout: 180000 }, 
   assert.equal(await page.evaluate(() => localStorage.getItem('tabula:sound')), 'off');
   assertNoErrors(page);
   await context.close();
+
+  // On a phone: a tap on a move browses, the bar fits above the board and the page does not scroll sideways.
+  const phone = await phoneContext(browser);
+  const tap = await newPage(phone);
+  await openAs(tap, id, tokens);
+  await tap.waitForSelector('#moves li[data-ply="1"]');
+  await tap.tap('#moves li[data-ply="1"] .ply');
+  await tap.waitForSelector('#browse-bar:not(.hidden)[data-index="2"]');
+  await noSideScroll(tap);
+  const bar = await tap.$eval('#browse-bar', e => e.getBoundingClientRect().toJSON());
+  const board = await tap.$eval('#board', e => e.getBoundingClientRect().toJSON());
+  assert.ok(bar.bottom <= board.top + 1, 'the bar is above the board');
+  await tap.evaluate(() => window.scrollTo(0, 0));
+  await screenshot(tap, 'shell-browse-phone');
+  await tap.tap('#browse-present');
+  await tap.waitForSelector('#browse-bar.hidden', { state: 'attached' });
+  assertNoErrors(tap);
+  await phone.close();
 });
 
 test('the lobby names and describes the AI levels; the page shows the AI thinking', { timeout: 120000 }, async () => {

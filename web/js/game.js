@@ -485,7 +485,10 @@ function wireControls() {
   });
   $('moves').addEventListener('click', (e) => {
     const li = e.target.closest('[data-ply]');
-    if (li && (S.replay || canBrowse())) stepTo(Number(li.dataset.ply) + 1);
+    if (!li || !(S.replay || canBrowse())) return;
+    stepTo(Number(li.dataset.ply) + 1);
+    // On a phone the list is under the board: bring the board back into view when it has scrolled away.
+    if ($('board').getBoundingClientRect().bottom < 0) (S.replay ? $('board') : $('browse-bar')).scrollIntoView({ block: 'start' });
   });
   $('moves').addEventListener('keydown', (e) => {
     const li = e.target.closest('[data-ply]');
