@@ -131,18 +131,17 @@ test('Stratego against the AI: set up, click and drag moves, battles, resign, fu
     // Our move and the AI's answer (or the end).
     await page.waitForFunction((p) => Number(document.getElementById('board').dataset.ply) >= p + 2 ||
       !document.getElementById('banner').classList.contains('hidden'), ply, { timeout: 30000 });
-    // A battle in the last two plies: the overlay (for a moment) and the move list show it.
+    // A battle in the last two plies: a line under the board (both pieces drawn) and the move list show it.
     const list = await page.$$eval('#moves .detail', els => els.map(e => e.textContent));
     if (list.length > battles) {
       battles = list.length;
-      if (!battleShot) {
-        const pop = await page.$('.st-battle-pop:not(.hidden)');
-        if (pop) {
-          const text = await pop.textContent();
-          assert.ok(NAMES.some(n => text.includes(n)), `the battle overlay names the pieces: ${text}`);
-          await screenshot(page, 'st-a-battle');
-          battleShot = true;
-        }
+      const line = await page.$('.st-caption .st-caption-line');
+      if (!battleShot && line) {
+        const text = await line.textContent();
+        assert.ok(NAMES.some(n => text.includes(n)), `the battle line names the pieces: ${text}`);
+        assert.equal(await page.$$eval('.st-caption .st-caption-line:first-child .st-cap-piece', els => els.length), 2);
+        await screenshot(page, 'st-a-battle');
+        battleShot = true;
       }
       assert.match(await page.textContent('.st-caption'), /Battle: (Red|Blue) /);
     }

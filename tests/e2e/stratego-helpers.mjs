@@ -15,7 +15,8 @@ export async function createStratego(page, base, { seats = ['me', 'ai:1'], memor
   await page.selectOption('#kind', 'stratego');
   await page.fill('#name', name);
   await page.waitForSelector('#options [data-opt="memory_aid"]');
-  if (memoryAid) await page.check('#options [data-opt="memory_aid"]');
+  // (The lobby ticks the memory aid for a new game; the tests say which they want.)
+  await page.setChecked('#options [data-opt="memory_aid"]', memoryAid);
   if (maxPlies !== null) await page.fill('#options [data-opt="max_plies"]', String(maxPlies));
   for (let i = 0; i < seats.length; i++) await page.selectOption(`#seat-${i}`, seats[i]);
   return createAndOpen(page, { open: seats.includes('open') });
@@ -30,9 +31,8 @@ export async function center(page, sq, root = '#board') {
 export async function drag(page, from, to, root = '#board') {
   const a = await center(page, from, root);
   const b = await center(page, to, root);
-  // A press lands on whatever is on top: the battle overlay shown after the other side's attack covers the
-  // middle of the board for a moment, and a drag begun on it never reaches the board (page.click waits for
-  // such overlays by itself; the mouse does not). Wait until the square itself is under the pointer.
+  // A press lands on whatever is on top (page.click waits for anything covering its target, the mouse does not):
+  // wait until the square itself is under the pointer.
   await page.waitForFunction(({ x, y, sel }) => {
     const el = document.elementFromPoint(x, y);
     return !!el && !!el.closest(sel);

@@ -4,6 +4,8 @@
 
 import { api, ApiError, loadTokens, saveTokens, forgetTokens, loadCreator, myName, setMyName, h, inviteRow, andList } from './api.js';
 import { gameInfo, seatLabel } from './games/registry.js';
+import { play as playSound, muted as soundMuted, setMuted as setSoundMuted } from './sound.js';
+import { wireThemeSelect } from './theme.js';
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -24,6 +26,11 @@ const S = {
   events: [],
   record: null,
   replay: null,      // { plies, states, index } once the game is over
+  browse: null,      // { index, seen } while an earlier position of a live game is shown (seen: plies then)
+  live: { start: null, key: null, loading: false }, // the start position browsing folds from (see liveStart)
+  flip: 0,           // quarter-turn steps the player asked for on top of the seat's own view (Flip board)
+  heard: null,       // how many events the sounds have accounted for (null: none yet, the loaded position)
+  stateKey: null,    // ply/phase/turn of the last update: a change clears the last error message
   ws: null,
   wsSeat: null,
   wsRetry: 0,
@@ -111,25 +118,26 @@ async function fetchGame(seat = actingSeat()) {
 }
 
 async function start() {
-  if (!gameId) {
-    $('title').textContent = 'No game chosen';
-    $('page-error').replaceChildren('Open a game from the ', h('a', { href: '/' }, 'lobby'), '.');
-    return;
-  }
+  wireThemeSelect($('theme'));
+  if (!gameId) return notFound('No game was chosen: open one from the lobby.');
   S.tokens = loadTokens(gameId);
   S.creator = loadCreator(gameId);
   try {
     await fetchGame();
   } catch (e) {
+    if (e.status === 404) return notFound(`There is no game with the id “${gameId}”. The link may be mistyped, or the game was made on another server.`);
     $('title').textContent = 'Game not found';
-    $('page-error').replaceChildren(e.status === 404 ? 'There is no game with this id. ' : `${e.message} `, h('a', { href: '/' }, 'Back to the lobby'));
+    $('page-error').replaceChildren(`${e.message} `, h('a', { href: '/' }, 'Back to the lobby'));
+    $('game-layout').classList.add('hidden');
     return;
   }
+  S.heard = S.events.length; // the position loaded makes no sound
   S.info = gameInfo(S.game.game);
   try {
     const kinds = await api('GET', '/api/games/kinds');
     S.kind = (kinds || []).find(k => k.name === S.game.game) || null;
   } catch { S.kind = null; /* options and named setups are then unknown; play goes on */ }
+  S.flip = loadFlip();
   document.title = `${S.info.title} · Tabula`;
   $('title').textContent = `${S.info.title}`;
   $('title').append(h('small', { class: 'muted' }, `  game ${gameId}`));
@@ -143,6 +151,16 @@ async function start() {
   render();
   connect();
   if (isOver()) await loadReplay();
+}
+
+// A game id the server does not know (or none): a page that says so, with the way back, instead of empty panels.
+function notFound(text) {
+  document.title = 'No such game · Tabula';
+  $('title').textContent = 'No such game';
+  $('not-found-text').textContent = text;
+  $('not-found').classList.remove('hidden');
+  $('game-layout').classList.add('hidden');
+  $('rules-link').classList.add('hidden');
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -202,6 +220,28 @@ function setConn(up) {
   el.classList.toggle('down', !up);
 }
 
+// The sounds of what an update brought (not of the position the page opened on, nor in a replay): the end of
+// the game, else a capture (a Stratego battle too), else a move.
+function soundNews() {
+  const n = S.events.length;
+  const fresh = S.heard === null || n <= S.heard ? [] : S.events.slice(S.heard);
+  S.heard = n;
+  if (!fresh.length || S.replay) return;
+  const types = new Set(fresh.map(e => e.type));
+  if (types.has('over')) playSound('end');
+  else if (types.has('capture') || types.has('battle')) playSound('capture');
+  else if (['move', 'place', 'pass'].some(t => types.has(t))) playSound('move');
+}
+
+// A message about a refused move (or a refused offer) belongs to the position it was about: the next change of
+// ply, phase or turn clears it.
+function clearStaleErrors() {
+  const o = S.observation || {};
+  const key = `${o.ply ?? 0}|${o.action ?? 0}|${o.phase ?? ''}|${o.to_move ?? ''}|${S.game ? S.game.status : ''}`;
+  if (S.stateKey !== null && key !== S.stateKey) showError('move-error', null);
+  S.stateKey = key;
+}
+
 let refreshing = false;
 async function afterUpdate() {
   // Seats are in the update (when the server sends them); otherwise refetch while a seat is open.
@@ -221,6 +261,8 @@ async function afterUpdate() {
   // Hot seat with hidden information: follow the seat now shown on the socket too, so that every update
   // carries that seat's own view.
   if (handOverGame() && actingSeat() !== S.wsSeat) connect();
+  soundNews();
+  clearStaleErrors();
   render();
   if (isOver() && !S.replay) await loadReplay();
 }
@@ -302,15 +344,101 @@ async function loadReplay() {
       if (movePlies.length === moves.length) movePlies.forEach((p, i) => { p.text = moves[i]; });
     }
   }
-  const states = [S.mod.initialState(S.game, S.record)];
-  for (const p of plies) states.push(S.mod.applyPly(states[states.length - 1], p.events));
-  S.replay = { plies, states, index: plies.length };
+  S.heard = S.events.length;
+  S.browse = null;
+  const start = S.mod.initialState(S.game, S.record, { observation: S.observation, plies });
+  S.replay = { plies, states: foldPositions(start, plies), index: plies.length };
   render();
+}
+
+// The positions of a game, one per ply boundary (states[0] is the start), by folding the module's applyPly()
+// over the plies: the replay of a finished game and the browsing of a live one both come from here.
+function foldPositions(start, plies) {
+  const states = [start];
+  for (const p of plies) states.push(S.mod.applyPly(states[states.length - 1], p.events));
+  return states;
 }
 
 function replayGo(i) {
   if (!S.replay) return;
   S.replay.index = Math.max(0, Math.min(S.replay.plies.length, i));
+  render();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Browsing the moves of a live game: an earlier position on the board, the game going on underneath.
+//
+// The start the positions are folded from is one this seat may know. While the position hides nothing from
+// anyone (`hidden` false: Tigadi, FACET without fog, Truth once play began) the server shows the record, and
+// its start is the replay's (`initialState`). Otherwise only the module can say what this seat knew at the start
+// (`viewStart(game, observation, plies, seat)`: Stratego, its own army as it stood and the enemy's face down;
+// FACET under fog, its own stones) from this seat's own observation and events; a module without one offers no
+// browsing there. Each ply is then redrawn from the events this seat received, exactly as in a replay.
+
+const liveKey = () => (S.game && S.game.hidden ? `seat:${S.obsSeat}` : 'public');
+const canBrowse = () => !isOver() && !!S.mod && (!(S.game && S.game.hidden) || !!S.mod.viewStart);
+
+async function loadLiveStart() {
+  const key = liveKey();
+  // Once per update at most (a start that could not be made waits for the next one).
+  if ((S.live.start && S.live.key === key) || S.live.loading || S.live.triedAt === S.updates) return;
+  S.live.loading = true;
+  S.live.triedAt = S.updates;
+  await Promise.resolve(); // never inside the render() that asked
+  try {
+    if (!S.game.hidden) {
+      const record = await api('GET', `/api/games/${encodeURIComponent(gameId)}/record`);
+      S.live.start = S.mod.initialState(S.game, record, { observation: S.observation, plies: S.mod.plies(S.events) });
+    } else {
+      // null when the observation and the events on hand do not agree yet (a move's answer ahead of its
+      // events): the next update tries again.
+      S.live.start = S.mod.viewStart(S.game, S.observation, S.mod.plies(S.events), S.obsSeat);
+    }
+    S.live.key = S.live.start ? key : null;
+  } catch {
+    S.live.start = null;
+    S.live.key = null;
+  }
+  S.live.loading = false;
+  render();
+}
+
+// Shows the position after `i` plies (0: the start); the newest position ends the browsing.
+function browseGo(i) {
+  if (!canBrowse()) return;
+  const n = S.mod.plies(S.events).length;
+  if (i >= n) { S.browse = null; render(); return; }
+  i = Math.max(0, i);
+  S.browse = S.browse ? { ...S.browse, index: i } : { index: i, seen: n };
+  if (!S.live.start || S.live.key !== liveKey()) loadLiveStart();
+  render();
+}
+
+// Arrow keys, Home and End, and a click in the move list: the replay once the game is over, else browsing.
+function stepTo(i) {
+  if (S.replay) replayGo(i);
+  else browseGo(i);
+}
+function shownIndex() {
+  if (S.replay) return S.replay.index;
+  if (S.browse) return S.browse.index;
+  return S.mod ? S.mod.plies(S.events).length : 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Flip board: the player's own turn of the picture, remembered per kind of game (four-player Truth: the next
+// seat's corner at the bottom left each time, so four steps; the others two).
+const flipKey = () => `tabula:flip:${S.game.game}${flipPeriod() === 4 ? '-4' : ''}`;
+function flipPeriod() {
+  const o = (S.game && S.game.options) || {};
+  return S.game && S.game.game === 'truth' && Number(o.players) === 4 ? 4 : 2;
+}
+function loadFlip() {
+  try { return (Number(localStorage.getItem(flipKey())) || 0) % flipPeriod(); } catch { return 0; }
+}
+function flipBoard() {
+  S.flip = (S.flip + 1) % flipPeriod();
+  try { localStorage.setItem(flipKey(), String(S.flip)); } catch { /* this page only */ }
   render();
 }
 
@@ -342,16 +470,33 @@ function wireControls() {
   $('rp-next').addEventListener('click', () => replayGo(S.replay.index + 1));
   $('rp-last').addEventListener('click', () => replayGo(S.replay.plies.length));
   document.addEventListener('keydown', (e) => {
-    if (!S.replay || e.target.closest('input, select, textarea')) return;
-    if (e.key === 'ArrowLeft') replayGo(S.replay.index - 1);
-    else if (e.key === 'ArrowRight') replayGo(S.replay.index + 1);
-    else if (e.key === 'Home') replayGo(0);
-    else if (e.key === 'End') replayGo(S.replay.plies.length);
+    if (e.target.closest('input, select, textarea') || e.ctrlKey || e.metaKey || e.altKey) return;
+    if ((e.key === 'f' || e.key === 'F') && S.board) { flipBoard(); return; }
+    if (!S.replay && !(canBrowse() && S.boardShown)) return;
+    const last = S.replay ? S.replay.plies.length : S.mod.plies(S.events).length;
+    let to = null;
+    if (e.key === 'ArrowLeft') to = shownIndex() - 1;
+    else if (e.key === 'ArrowRight') to = shownIndex() + 1;
+    else if (e.key === 'Home') to = 0;
+    else if (e.key === 'End') to = last;
+    if (to === null) return;
+    e.preventDefault();
+    stepTo(to);
   });
   $('moves').addEventListener('click', (e) => {
     const li = e.target.closest('[data-ply]');
-    if (li && S.replay) replayGo(Number(li.dataset.ply) + 1);
+    if (!li || !(S.replay || canBrowse())) return;
+    stepTo(Number(li.dataset.ply) + 1);
+    // On a phone the list is under the board: bring the board back into view when it has scrolled away.
+    if ($('board').getBoundingClientRect().bottom < 0) (S.replay ? $('board') : $('browse-bar')).scrollIntoView({ block: 'start' });
   });
+  $('moves').addEventListener('keydown', (e) => {
+    const li = e.target.closest('[data-ply]');
+    if (li && (e.key === 'Enter' || e.key === ' ') && (S.replay || canBrowse())) { e.preventDefault(); stepTo(Number(li.dataset.ply) + 1); }
+  });
+  $('browse-present').addEventListener('click', () => { S.browse = null; render(); });
+  $('flip').addEventListener('click', flipBoard);
+  $('sound').addEventListener('click', () => { setSoundMuted(!soundMuted()); render(); });
   $('handover-show').addEventListener('click', () => showSeat(Number($('handover').dataset.seat)));
   $('seat-admin-list').addEventListener('click', (e) => {
     const hand = e.target.closest('button[data-seat-hand]');
@@ -411,6 +556,13 @@ function render() {
   const editing = !screened && !wrongView && inSetup && vs !== null && !!S.mod.setup;
   const boardShown = !screened && !wrongView && !editing;
   renderHandOver(screened ? vs : null, wrongView, plies);
+  S.boardShown = boardShown;
+  // Browsing ends with the game, behind a hand-over screen, and where this seat has nothing to browse from.
+  if (S.browse && (over || !boardShown || !canBrowse() || S.browse.index >= plies.length)) S.browse = null;
+  if (S.browse && !(S.live.start && S.live.key === liveKey())) loadLiveStart();
+  const browsing = !!S.browse && !!S.live.start && S.live.key === liveKey();
+  const browseStates = browsing ? foldPositions(S.live.start, plies.slice(0, S.browse.index)) : null;
+  const canPlay = myTurn && !S.browse;
   if (wrongView && S.loadingSeat !== vs) {
     S.loadingSeat = vs;
     fetchGame(vs).catch(() => {}).finally(() => { S.loadingSeat = null; render(); });
@@ -418,15 +570,20 @@ function render() {
   if (editing && (!S.setupEd || S.setupSeat !== vs)) {
     if (S.setupEd) S.setupEd.destroy();
     S.setupSeat = vs;
+    // A destroyed editor's late words (its Ready answered after play began) must not stay on the page.
+    const editorKey = {};
+    S.setupKey = editorKey;
     S.setupEd = S.mod.setup($('setup'), {
       seat: vs,
       kind: S.kind,
       options: g.options || {},
       submit: (placement) => sendSetup(vs, { placement }),
       submitArrangement: (name) => sendSetup(vs, { arrangement: name }),
-      onHint: (text) => { $('hint').textContent = text; },
+      onHint: (text) => { if (S.setupKey === editorKey) $('hint').textContent = text; },
     });
   } else if (!editing && S.setupEd) {
+    S.setupKey = null;
+    if (!S.board) $('hint').textContent = '';
     S.setupEd.destroy();
     S.setupEd = null;
     S.setupSeat = null;
@@ -442,31 +599,44 @@ function render() {
     });
   }
 
-  // Board.
+  // Board: the replay's position, the position browsed to, or the present.
+  const flip = S.flip;
   if (!boardShown) { /* nothing drawn */ } else if (S.replay && replaying) {
     const i = S.replay.index;
-    S.board.update({ observation: S.replay.states[i], legal: [], lastPly: i ? plies[i - 1].events : [], plies: plies.slice(0, i), interactive: false, seat: vs });
+    S.board.update({ observation: S.replay.states[i], legal: [], lastPly: i ? plies[i - 1].events : [], plies: plies.slice(0, i), interactive: false, seat: vs, flip });
+  } else if (browsing) {
+    const i = S.browse.index;
+    S.board.update({ observation: browseStates[i], legal: [], lastPly: i ? plies[i - 1].events : [], plies: plies.slice(0, i), interactive: false, seat: vs, flip, browsing: true });
   } else {
-    S.board.update({ observation: obs, legal: myTurn ? S.legal : [], lastPly: plies.length ? plies[plies.length - 1].events : [], plies, interactive: myTurn, seat: vs });
+    S.board.update({ observation: obs, legal: canPlay ? S.legal : [], lastPly: plies.length ? plies[plies.length - 1].events : [], plies, interactive: canPlay, seat: vs, flip });
   }
   $('board').dataset.ply = obs.ply ?? 0;
-  $('board').dataset.interactive = myTurn && boardShown ? 'true' : 'false';
+  $('board').dataset.interactive = canPlay && boardShown ? 'true' : 'false';
   $('board').dataset.phase = obs.phase || '';
+  $('board').dataset.browsing = S.browse ? 'true' : 'false';
+  $('board').dataset.flip = String(flip);
+  renderBrowseBar(plies, browsing);
 
   // Seats.
-  const shown = S.replay && replaying ? S.replay.states[S.replay.index] : obs;
+  const shownIndexNow = S.replay && replaying ? S.replay.index : browsing ? S.browse.index : plies.length;
+  const shown = S.replay && replaying ? S.replay.states[S.replay.index] : browsing ? browseStates[S.browse.index] : obs;
   $('seats').replaceChildren(...g.seats.map((s, i) => {
     const p = S.mod.players[i] || {};
     const li = h('li', { class: !over && !inSetup && tm === i ? 'to-move' : '', dataset: { seat: i } },
       h('span', { class: 'swatch', style: { background: p.fill || '#ccc', borderColor: p.edge || '#888' }, 'aria-hidden': 'true' }),
       h('span', {}, h('strong', {}, playerName(i)), ' · ', s.type === 'open' ? h('em', {}, 'waiting for a friend') : seatLabel(s),
+        s.type === 'ai' && levelName(s.level) ? h('span', { class: 'muted' }, ` · ${levelName(s.level)}`) : null,
         s.handed ? h('em', { class: 'muted' }, ' (handed over)') : null),
       held.includes(i) ? h('span', { class: 'you' }, 'you') : null,
-      h('span', { class: 'count' }, S.mod.summary ? S.mod.summary(shown, i) : ''));
+      // An AI seat to move has not answered yet: it is thinking.
+      !over && !inSetup && tm === i && s.type === 'ai' ? h('span', { class: 'thinking', dataset: { thinking: i }, role: 'status' }, 'thinking', h('span', { class: 'dots', 'aria-hidden': 'true' }, '…')) : null,
+      h('span', { class: 'count' }, S.mod.summary ? S.mod.summary(shown, i, vs) : ''));
     if (!over && !inSetup && tm === i) li.setAttribute('aria-current', 'true');
     return li;
   }));
   renderSeatAdmin();
+  renderMaterial(shown, vs, plies.slice(0, shownIndexNow));
+  renderTools(boardShown);
 
   // Whose turn.
   let status = '';
@@ -489,7 +659,7 @@ function render() {
   if (!myTurn && !editing) $('hint').textContent = '';
 
   // Pass appears only when the server lists "pass" as legal (the module may name it: "Pass blocked turn").
-  $('pass').classList.toggle('hidden', !(myTurn && S.legal.includes('pass')));
+  $('pass').classList.toggle('hidden', !(canPlay && S.legal.includes('pass')));
   if (S.mod.passText) {
     const words = S.mod.passText(obs);
     if ($('pass').textContent !== words) { $('pass').textContent = words; $('pass').setAttribute('aria-label', words); }
@@ -519,12 +689,14 @@ function render() {
 
   // Move list.
   const list = $('moves');
-  const cur = S.replay ? S.replay.index - 1 : plies.length - 1;
-  list.classList.toggle('replaying', !!S.replay);
+  const cur = S.replay ? S.replay.index - 1 : S.browse ? S.browse.index - 1 : plies.length - 1;
+  const stepping = !!S.replay || (canBrowse() && boardShown);
+  list.classList.toggle('replaying', stepping);
   list.replaceChildren(...plies.map((p, i) => h('li', { dataset: { ply: i } },
     h('span', { class: 'n' }, `${i + 1}.`),
     h('span', { class: 'who' }, p.player === null || p.player === undefined ? '' : playerName(p.player)),
-    h('span', { class: 'ply' + (i === cur ? ' current' : ''), role: S.replay ? 'button' : undefined, tabindex: S.replay ? 0 : undefined }, p.text,
+    h('span', { class: 'ply' + (i === cur ? ' current' : ''), role: stepping ? 'button' : undefined, tabindex: stepping ? 0 : undefined,
+      'aria-label': stepping ? `Show the position after move ${i + 1}` : undefined }, p.text,
       p.detail ? h('small', { class: 'detail' }, p.detail) : null))));
   $('no-moves').classList.toggle('hidden', plies.length > 0);
   const curEl = list.querySelector('.current');
@@ -539,6 +711,61 @@ function render() {
     $('rp-where').textContent = index === 0 ? `Start · ${ps.length} moves` : `Move ${index} of ${ps.length}`;
     $('replay-panel').dataset.index = index;
   }
+}
+
+// The banner over the board while an earlier position of a live game is shown: which move, and the way back
+// (which also says how many moves were played meanwhile: new moves do not pull the player back).
+function renderBrowseBar(plies, ready) {
+  const bar = $('browse-bar');
+  bar.classList.toggle('hidden', !S.browse);
+  if (!S.browse) { delete bar.dataset.index; return; }
+  const n = plies.length;
+  const i = S.browse.index;
+  const news = Math.max(0, n - S.browse.seen);
+  bar.dataset.index = i;
+  bar.dataset.news = news;
+  const note = ready && S.mod.browseNote ? S.mod.browseNote(S.observation || {}) : '';
+  $('browse-text').textContent = !ready ? 'Loading the earlier position…'
+    : `${i === 0 ? `Viewing the start, before move 1 of ${n}` : `Viewing move ${i} of ${n}`}. The game goes on: this board is for looking only.${note ? ` ${note}` : ''}`;
+  const btn = $('browse-present');
+  btn.textContent = news ? `Back to the present (${news} new move${news === 1 ? '' : 's'})` : 'Back to the present';
+  btn.classList.toggle('news', news > 0);
+}
+
+// Material beside the board, for the position shown: what the module counts (gotis in hand and lost, stones
+// lost, the trays of captured pieces, the scores), one line per side.
+function renderMaterial(shown, seat, plies) {
+  const panel = $('material-panel');
+  const rows = S.mod.material && shown ? S.mod.material(shown, { seat, plies, players: S.game.seats.length }) : null;
+  panel.classList.toggle('hidden', !rows || !rows.length);
+  if (!rows || !rows.length) return;
+  const key = JSON.stringify(rows);
+  if (panel.dataset.key === key) return;
+  panel.dataset.key = key;
+  $('material').replaceChildren(...rows.map(r => {
+    const p = S.mod.players[r.player] || {};
+    return h('li', { dataset: { player: r.player } },
+      h('span', { class: 'swatch', style: { background: p.fill || '#ccc', borderColor: p.edge || '#888' }, 'aria-hidden': 'true' }),
+      h('strong', {}, playerName(r.player)),
+      h('span', { class: 'mat-parts' }, ...r.parts.map(part => h('span', {
+        class: `mat-part${part.unknown ? ' unknown' : ''}`, title: part.title || undefined,
+        dataset: { key: part.key, count: part.count ?? '' } }, part.text))));
+  }));
+}
+
+// The toolbar's buttons (Flip board, Sound); later tools join the same row.
+function renderTools(boardShown) {
+  $('flip').disabled = !boardShown;
+  const on = !soundMuted();
+  $('sound').textContent = on ? 'Sound on' : 'Sound off';
+  $('sound').setAttribute('aria-pressed', String(on));
+  $('sound').title = on ? 'Sounds for moves, captures and the end (click to mute)' : 'Muted (click for sounds)';
+}
+
+// An AI level's name from the kinds answer ("Casual"), or '' from a server without names.
+function levelName(level) {
+  const l = S.kind && Array.isArray(S.kind.levels) ? S.kind.levels.find(x => x.level === level) : null;
+  return l ? l.name : '';
 }
 
 const REASONS = {
@@ -616,7 +843,7 @@ function renderSeatAdmin() {
       control = h('span', { class: 'muted' }, 'an AI seat');
     } else {
       const sel = h('select', { 'aria-label': `AI level for ${side}`, dataset: { seatLevel: i }, disabled: busy },
-        ...levels.map(l => h('option', { value: l, selected: l === (S.handLevels[i] ?? mid) }, `level ${l}`)));
+        ...levels.map(l => h('option', { value: l, selected: l === (S.handLevels[i] ?? mid) }, levelName(l) ? `level ${l} · ${levelName(l)}` : `level ${l}`)));
       sel.addEventListener('change', () => { S.handLevels[i] = Number(sel.value); });
       control = h('span', { class: 'row tight' }, h('button', { type: 'button', class: 'secondary', dataset: { seatHand: i }, disabled: busy, 'aria-label': `Hand ${side}’s seat to the AI` }, 'Hand to AI'), sel);
     }

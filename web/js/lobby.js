@@ -1,7 +1,8 @@
 // The lobby: create a game, and the lists of open games, my games and recent games.
 
 import { api, saveTokens, saveCreator, loadTokens, myGameIds, myName, setMyName, h, inviteRow, timeAgo } from './api.js';
-import { gameInfo, playerName, seatLabel, GAMES } from './games/registry.js';
+import { gameInfo, playerName, seatLabel, levelInfo, GAMES } from './games/registry.js';
+import { wireThemeSelect } from './theme.js';
 
 const $ = (id) => document.getElementById(id);
 let kinds = [];
@@ -29,6 +30,7 @@ function countOptions(k) {
 }
 
 async function init() {
+  wireThemeSelect($('theme'));
   $('name').value = myName();
   try {
     kinds = await api('GET', '/api/games/kinds');
@@ -72,17 +74,21 @@ function countChanged() {
   const info = gameInfo(k.name, k);
   const decided = countOptions(k);
   const shown = Object.fromEntries(Object.entries(v.options || {}).filter(([name]) => !decided.has(name)));
-  renderOptions(shown, info.options || {}, info.optionKinds || {});
+  renderOptions(shown, info.options || {}, info.optionKinds || {}, info.optionDefaults || {});
   seatsChanged();
 }
 
 // Options are described by the server as name -> default value (or a list of choices).
 // `labels` (from the registry) names them in words; `kinds` (the registry's `optionKinds`) says how to draw
 // an option whose default alone does not tell: `choices` (a select), `multi` (checkboxes sent as a list).
-function renderOptions(options, labels = {}, kinds = {}) {
+// `defaults` (the registry's `optionDefaults`) pre-sets an option where the lobby's choice differs from the
+// server's default; `showWhen` in a kind shows the field only under another option's value (FACET's seed:
+// only for the random layout).
+function renderOptions(options, labels = {}, kinds = {}, defaults = {}) {
   const order = Object.keys(labels);
   const rank = (n) => (order.includes(n) ? order.indexOf(n) : order.length);
-  const entries = Object.entries(options).sort((a, b) => rank(a[0]) - rank(b[0]));
+  const entries = Object.entries(options).map(([name, def]) => [name, name in defaults ? defaults[name] : def])
+    .sort((a, b) => rank(a[0]) - rank(b[0]));
   $('options').replaceChildren(...entries.map(([name, def]) => {
     const label = labels[name] || name.replace(/_/g, ' ');
     const kind = kinds[name] || {};
@@ -106,8 +112,23 @@ function renderOptions(options, labels = {}, kinds = {}) {
     else if (def && typeof def === 'object' && Array.isArray(def.choices)) {
       input = h('select', { name, dataset: { opt: name, kind: 'string' } }, ...def.choices.map(v => h('option', { value: v, selected: v === def.default }, String(v))));
     } else input = h('input', { type: 'text', name, value: def ?? '', dataset: { opt: name, kind: 'string' } });
-    return typeof def === 'boolean' ? h('label', { class: 'check' }, input, label) : h('label', {}, label, input);
+    return typeof def === 'boolean' ? h('label', { class: 'check', dataset: { optLabel: name } }, input, label) : h('label', { dataset: { optLabel: name } }, label, input);
   }));
+  showOptionsWhen();
+}
+
+// Shows each option field whose `showWhen` holds and hides the others (a hidden field still sends its value).
+function showOptionsWhen() {
+  for (const [name, kind] of Object.entries(optionKinds())) {
+    if (!kind.showWhen) continue;
+    const label = $('options').querySelector(`[data-opt-label="${name}"]`);
+    if (!label) continue;
+    const ok = Object.entries(kind.showWhen).every(([other, value]) => {
+      const el = $('options').querySelector(`[data-opt="${other}"]`);
+      return el && el.value === value;
+    });
+    label.classList.toggle('hidden', !ok);
+  }
 }
 
 function optionKinds() {
@@ -134,6 +155,7 @@ function choiceChanged(name) {
     const el = $('options').querySelector(`[data-opt="${other}"]`);
     if (el && Number(el.value) === 0) el.value = String(randomBelow(1000000) + 1);
   }
+  showOptionsWhen();
 }
 
 // Uniform in [0, n) from the cryptographic source.
@@ -169,11 +191,28 @@ function seatsChanged() {
     const side = playerName(k.name, i);
     const sel = h('select', { id: `seat-${i}`, 'aria-label': `Who plays ${side}`, dataset: { seat: i }, onchange: seatChosen },
       h('option', { value: 'me', selected: i === 0 }, 'Me'),
-      ...levels.map(l => h('option', { value: `ai:${l}`, selected: i > 0 && l === mid }, `AI level ${l}`)),
+      ...levels.map(l => h('option', { value: `ai:${l}`, selected: i > 0 && l === mid }, levelInfo(k, l).label)),
       h('option', { value: 'open' }, 'Invite a friend'));
-    return h('div', { class: 'seat-row' }, h('span', { class: 'side', dataset: { side: i } }, side), h('label', {}, `Seat ${i + 1}`, sel));
+    return h('div', { class: 'seat-row' }, h('span', { class: 'side', dataset: { side: i } }, side), h('label', {}, `Seat ${i + 1}`, sel),
+      h('small', { class: 'level-desc muted', id: `seat-${i}-level`, dataset: { levelDesc: i }, 'aria-live': 'polite' }));
   }));
   renderSideChoice(k, n);
+  describeLevels();
+}
+
+// Beside each seat played by the AI: what its level does (the kinds answer's description).
+function describeLevels() {
+  const k = kindOf($('kind').value);
+  for (const sel of seatSelects()) {
+    const el = $(`seat-${sel.dataset.seat}-level`);
+    if (!el) continue;
+    const ai = sel.value.startsWith('ai:');
+    const info = ai ? levelInfo(k, Number(sel.value.split(':')[1])) : null;
+    el.textContent = info ? info.description : '';
+    el.dataset.level = ai ? sel.value.split(':')[1] : '';
+    el.classList.toggle('hidden', !info || !info.description);
+    if (ai && info.description) sel.setAttribute('aria-describedby', el.id); else sel.removeAttribute('aria-describedby');
+  }
 }
 
 // "Play as White / Black / Random" for a two-player game in which this browser takes exactly one seat.
@@ -229,11 +268,13 @@ function sideChosen(e) {
     }
   }
   syncSideChoice();
+  describeLevels();
 }
 
 function seatChosen() {
   // A seat changed by hand: the side choice follows it (Random stays Random while one seat is "Me").
   syncSideChoice();
+  describeLevels();
 }
 
 async function create(e) {

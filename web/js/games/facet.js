@@ -310,12 +310,14 @@ class FacetBoard {
 
   // The viewer's own stones at the bottom: Black's seat sees the board turned 180°. A hot seat (both seats
   // in one browser) keeps White at the bottom, except under fog, where each seat is shown its own view.
+  // Flip board (`view.flip`, odd) turns it once more.
   flip() {
     const v = this.view;
-    if (!v || v.seat !== 1) return false;
+    const turned = (((v && v.flip) || 0) % 2) === 1;
+    if (!v || v.seat !== 1) return turned;
     const held = this.held();
     const fog = ((v.observation || {}).options || {}).modes || [];
-    return !(held.includes(0) && held.includes(1)) || fog.includes('fog');
+    return (!(held.includes(0) && held.includes(1)) || fog.includes('fog')) !== turned;
   }
 
   // view: { observation, legal, lastPly, plies, interactive, seat }
@@ -586,6 +588,13 @@ class FacetBoard {
     const lines = [];
     const all = v.plies || [];
     const fog = Array.isArray(obs.visible);
+    if (fog && !v.browsing) {
+      // What "in sight" means: the squares this view sees; the others are dimmed.
+      const n = obs.visible.length;
+      parts.push(html('p', { class: 'fc-fog', 'data-visible-count': n, title: 'Squares you can see: those your stones see (dimmed squares are out of sight)' },
+        held ? `Fog of war: you see ${n} of 81 squares; the dimmed ones are out of sight, and an enemy stone there is not shown.`
+          : `Fog of war: a spectator sees ${n} of 81 squares (the Thrones).`));
+    }
     if (fog && inPlay && held) {
       // The last two plies under fog: a bump of ours, and an enemy move we saw nothing of.
       for (const p of all.slice(-2)) {
@@ -641,11 +650,26 @@ function plies(events) {
   return out;
 }
 
-function initialState(game, record) {
+// The terrain before the first ply: the classic layout, or (a random layout, which the record does not write
+// out) the observation's terrain with the decays of the plies undone, newest first.
+function startTerrain(options, observation, plies) {
+  if ((options.layout || 'classic') === 'classic') return classicTerrain();
+  const t = { ...((observation && observation.terrain) || {}) };
+  for (const p of [...(plies || [])].reverse()) {
+    for (const e of [...p.events].reverse()) {
+      if (e.type !== 'decay') continue;
+      if (e.from === 'F') delete t[e.square]; else t[e.square] = e.from;
+    }
+  }
+  return t;
+}
+
+// (`seen`: the observation on hand and the plies, from which a random layout's terrain is found.)
+function initialState(game, record, seen = {}) {
   const start = record && record.start && typeof record.start === 'object' && record.start.board ? record.start : null;
   const options = (game && game.options) || (record && record.options) || {};
   const base = start ? structuredClone(start) : {
-    game: 'facet', options, board: startBoard(), terrain: (options.layout || 'classic') === 'classic' ? classicTerrain() : {},
+    game: 'facet', options, board: startBoard(), terrain: startTerrain(options, seen.observation, seen.plies),
   };
   delete base.visible;
   delete base.ghosts;
@@ -663,7 +687,12 @@ function applyPly(state, events) {
   const thrones = Object.entries(s.terrain).filter(([, t]) => t === 'C').map(([sq]) => sq);
   let mover = null;
   for (const e of events) {
-    if (e.type === 'move' && e.from && e.to) {
+    if (e.type === 'move' && s.partial && !(e.from && e.to)) {
+      // Under fog a seat sees an enemy stone leave (only `from`) or arrive (only `to`).
+      if (e.from) delete s.board[e.from];
+      else if (e.to) s.board[e.to] = `${e.player}A`;
+      mover = e.player;
+    } else if (e.type === 'move' && e.from && e.to) {
       const pc = s.board[e.from] || `${e.player}A`;
       const left = tileOf(s.terrain, e.from);
       delete s.board[e.from];
@@ -701,14 +730,51 @@ function applyPly(state, events) {
   return s;
 }
 
-function summary(observation, seat) {
+// The seat's count line. Under fog only the stones this view sees are counted ("5 stones in sight"): the
+// enemy's others stand on dimmed squares.
+function summary(observation, seat, viewer) {
   const obs = observation || {};
   const stones = Object.values(obs.board || {}).filter(p => ownerOf(p) === seat);
   const agents = stones.filter(p => !isMonarch(p)).length;
   const badges = Object.entries(obs.badges || {}).filter(([sq]) => ownerOf((obs.board || {})[sq]) === seat).length;
-  if (Array.isArray(obs.visible)) return `${stones.length} in sight`;
+  if (Array.isArray(obs.visible)) return seat === viewer ? `${stones.length} stone${stones.length === 1 ? '' : 's'}` : `${stones.length} stone${stones.length === 1 ? '' : 's'} in sight`;
   const monarch = stones.some(isMonarch);
   return `${monarch ? 'Monarch + ' : ''}${agents} agent${agents === 1 ? '' : 's'}${badges ? ` · ${badges} badge${badges === 1 ? '' : 's'}` : ''}`;
+}
+
+// Stones each side has lost, for the shell's material panel: the captures among the events this view received
+// (under fog a seat sees every capture, its own stone or its own move; a spectator only those on a Throne).
+function material(observation, { plies = [], seat = null } = {}) {
+  const obs = observation || {};
+  const lost = [0, 0];
+  let monarch = [false, false];
+  for (const p of plies) {
+    for (const e of p.events) {
+      if (e.type !== 'capture' || ownerOf(e.piece) === null) continue;
+      lost[ownerOf(e.piece)]++;
+      if (isMonarch(e.piece)) monarch[ownerOf(e.piece)] = true;
+    }
+  }
+  const partial = Array.isArray(obs.visible) && (seat === null || seat === undefined) && obs.phase !== 'over';
+  return [0, 1].map(p => ({ player: p, parts: [
+    { key: 'lost', count: lost[p], text: `${lost[p]} stone${lost[p] === 1 ? '' : 's'} lost${monarch[p] ? ' (the Monarch too)' : ''}${partial ? ' (on the Thrones; the rest is out of sight)' : ''}` },
+  ] }));
+}
+
+// Browsing a live game under fog (its record is not shown while it hides something): the start as this seat
+// knew it, its own stones on their squares and the terrain; the enemy's stones appear where this seat saw one
+// move or be taken (applyPly), never where it did not look.
+function viewStart(game, observation, plies, seat) {
+  const obs = observation || {};
+  const options = (game && game.options) || obs.options || {};
+  const own = seat === null || seat === undefined ? {} : Object.fromEntries(Object.entries(startBoard()).filter(([, p]) => ownerOf(p) === seat));
+  const terrain = startTerrain(options, obs, plies);
+  return { badges: {}, coronation: null, draw_offer: null, game: 'facet', options, board: own, terrain,
+    phase: 'play', to_move: 0, ply: 0, result: null, replay: true, partial: true };
+}
+
+function browseNote(observation) {
+  return Array.isArray((observation || {}).visible) ? 'Under fog, the enemy’s stones show only where you saw them move or be taken.' : '';
 }
 
 function reasonText(result) {
@@ -774,7 +840,10 @@ export default {
   create: (container, ctx) => new FacetBoard(container, ctx),
   plies,
   initialState,
+  viewStart,
+  browseNote,
   applyPly,
+  material,
   summary,
   reasonText,
   diagram,

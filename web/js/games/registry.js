@@ -21,6 +21,9 @@ export const GAMES = {
       repetition_rule: 'Repetition rule',
       max_plies: 'Draw after (plies)',
     },
+    // What the lobby ticks for a new game where it differs from the server's default (the rule option
+    // `memory_aid` stays false on the server; a person playing in a browser is offered the aid).
+    optionDefaults: { memory_aid: true },
   },
   facet: {
     title: 'FACET',
@@ -36,7 +39,7 @@ export const GAMES = {
     // select, `multi` a set of checkboxes sent as a list (with their labels and the ones each excludes).
     optionKinds: {
       layout: { choices: ['classic', 'random'], labels: { classic: 'Classic', random: 'Random (from the seed)' } },
-      seed: { randomWhen: { layout: 'random' } },
+      seed: { randomWhen: { layout: 'random' }, showWhen: { layout: 'random' } },
       modes: {
         multi: ['decay', 'fog', 'momentum'],
         labels: { decay: 'Terrain decay', fog: 'Fog of war', momentum: 'Momentum' },
@@ -65,6 +68,13 @@ export function gameInfo(name, kind) {
 export function playerName(name, seat) {
   const g = GAMES[name];
   return (g && g.players[seat]) || `Player ${seat + 1}`;
+}
+
+// An AI level in words from the kinds answer's `levels` ({level, name, description}): "Casual (level 2)";
+// a server without names: "AI level 2".
+export function levelInfo(kind, level) {
+  const l = kind && Array.isArray(kind.levels) ? kind.levels.find(x => x.level === level) : null;
+  return { label: l && l.name ? `AI: ${l.name} (level ${level})` : `AI level ${level}`, name: l ? l.name : '', description: l ? l.description || '' : '' };
 }
 
 // Describes one seat of a game list item or game: "Ana", "AI level 3", "open seat".

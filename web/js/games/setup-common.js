@@ -33,3 +33,9 @@ export function savedSetups(key) {
     store(all) { localStorage.setItem(key, JSON.stringify(all)); },
   };
 }
+
+// A named arrangement's slug in words: "corner-fortress" -> "Corner fortress".
+export function humanName(slug) {
+  const words = String(slug).replace(/[-_]+/g, ' ').trim();
+  return words ? words[0].toUpperCase() + words.slice(1) : String(slug);
+}

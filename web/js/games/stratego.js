@@ -7,7 +7,7 @@
 // battle events whose outcome the server already decided.
 import { svg, h as html } from '../dom.js';
 import { wireSquareInput } from './square-input.js';
-import { randomInt, shuffle, savedSetups } from './setup-common.js';
+import { randomInt, shuffle, savedSetups, humanName } from './setup-common.js';
 
 const FILES = 'abcdefghij';
 export const LAKES = ['c5', 'd5', 'c6', 'd6', 'g5', 'h5', 'g6', 'h6'];
@@ -340,12 +340,12 @@ class StrategoBoard {
       class: 'st-board', viewBox: `${VIEW.x} ${VIEW.y} ${VIEW.w} ${VIEW.h}`, role: 'group',
       'aria-label': 'Stratego board', preserveAspectRatio: 'xMidYMid meet',
     });
-    this.pop = html('div', { class: 'st-battle-pop hidden', role: 'status', 'aria-live': 'polite' });
-    this.caption = html('p', { class: 'st-caption', 'aria-live': 'polite' });
+    // Battles are written under the board with both pieces drawn (never over it: a pop-up there hid the lit
+    // squares of the player's own turn, and again at every replay step).
+    this.caption = html('div', { class: 'st-caption', 'aria-live': 'polite' });
     this.reasonEl = html('p', { class: 'st-reason', role: 'alert' });
-    this.root.append(this.svg, this.pop, this.reasonEl, this.caption);
+    this.root.append(this.svg, this.reasonEl, this.caption);
     container.append(this.root);
-    this.pop.addEventListener('click', () => this.hidePop());
 
     this.unwireInput = wireSquareInput(this, this.svg);
     this.drag = new Drag(this.svg, {
@@ -372,21 +372,24 @@ class StrategoBoard {
   destroy() {
     this.unwireInput();
     this.drag.destroy();
-    clearTimeout(this.popTimer);
     this.root.remove();
   }
 
-  flip() { return !!this.view && this.view.seat === 1; }
+  // The viewer's army at the bottom (Blue's seat sees the board turned 180°), turned again by Flip board.
+  flip() { return !!this.view && ((this.view.seat === 1) !== (((this.view.flip || 0) % 2) === 1)); }
 
   // view: { observation, legal, lastPly: [events], interactive, seat }
   update(view) {
     const sameLegal = this.view && view.interactive && this.view.interactive &&
       JSON.stringify(this.view.legal) === JSON.stringify(view.legal) &&
       JSON.stringify(this.view.observation.board) === JSON.stringify(view.observation.board);
-    const plyChanged = !this.view || (this.view.observation || {}).ply !== (view.observation || {}).ply;
+    // A refused drop's reason belongs to the position it was about: any change of ply, phase or turn (the game
+    // ending by a resignation changes no ply) or of the position shown clears it.
+    const at = (w) => { const o = (w && w.observation) || {}; return `${o.ply}|${o.phase}|${o.to_move}|${!!(w && w.browsing)}`; };
+    const stateChanged = !this.view || at(this.view) !== at(view);
     this.view = view;
     if (!sameLegal || this.mode.kind === 'sent') this.mode = { kind: 'idle' };
-    if (plyChanged) this.setReason('');
+    if (stateChanged) this.setReason('');
     this.render();
     this.showBattle();
   }
@@ -481,8 +484,9 @@ class StrategoBoard {
     return this.moves().length ? 'Pick a piece to move, or drag it to its square.' : '';
   }
 
-  // Battles of the last two plies (the player's own move and the reply): written under the board, and
-  // any not shown yet pops up over it for a moment (a fast reply must not hide the player's own battle).
+  // Battles of the last two plies (the player's own move and the reply, so that a fast reply does not hide the
+  // player's own battle): a line each under the board, both pieces drawn face up with the outcome. A battle the
+  // board sees for the first time is marked `fresh` (a short highlight of the line, nothing over the board).
   showBattle() {
     const v = this.view;
     const all = v.plies || (v.lastPly ? [{ events: v.lastPly }] : []);
@@ -491,37 +495,22 @@ class StrategoBoard {
       if (i < all.length - 2) return;
       for (const e of p.events || []) if (e.type === 'battle') recent.push({ e, key: `${i}:${e.from}-${e.to}:${e.attacker}:${e.defender}` });
     });
-    this.caption.replaceChildren(...recent.map(({ e }) => html('span', { class: 'st-caption-line' }, `Battle: ${battleText(e)}`)));
     this.shown = this.shown || new Set();
-    const fresh = recent.filter(b => !this.shown.has(b.key));
-    if (!fresh.length) return;
-    for (const b of fresh) this.shown.add(b.key);
-    const tile = (piece, role) => {
-      const s = svg('svg', { viewBox: '0 0 1 1', class: 'st-pop-piece', 'aria-hidden': 'true' });
+    const tile = (piece, role, lost) => {
+      const s = svg('svg', { viewBox: '0 0 1 1', class: `st-cap-piece ${role}${lost ? ' lost' : ''}`, role: 'img', 'aria-label': pieceName(piece) });
       s.append(drawPiece(0, 0, piece, { faceUp: true }));
-      return html('div', { class: `st-pop-side ${role}` }, s, html('span', {}, pieceName(piece)));
+      return s;
     };
-    const upper = (t) => `${t[0].toUpperCase()}${t.slice(1)}`;
-    this.pop.replaceChildren(...fresh.map(({ e }) => {
+    this.caption.replaceChildren(...recent.map(({ e, key }) => {
+      const fresh = !this.shown.has(key) && !v.browsing;
+      this.shown.add(key);
       const lost = { 'attacker-won': 'defender', 'attacker-lost': 'attacker', 'both-lost': 'both' }[e.outcome];
-      const who = ownerOf(e.attacker) ?? e.player;
-      return html('div', { class: 'st-pop-battle', 'data-outcome': e.outcome },
-        html('div', { class: 'st-pop-title' }, `${who === null || who === undefined ? '' : `${PLAYERS[who].name} attacks `}on ${e.to}`),
-        html('div', { class: `st-pop-row lost-${lost}` }, tile(e.attacker, 'attacker'), html('span', { class: 'vs' }, '×'), tile(e.defender, 'defender')),
-        html('div', { class: 'st-pop-outcome' }, upper(battleOutcome(e))));
+      return html('p', { class: `st-caption-line${fresh ? ' fresh' : ''}`, 'data-outcome': e.outcome },
+        html('span', { class: 'st-cap-pieces', 'aria-hidden': 'true' },
+          tile(e.attacker, 'attacker', lost === 'attacker' || lost === 'both'), html('span', { class: 'vs' }, '×'),
+          tile(e.defender, 'defender', lost === 'defender' || lost === 'both')),
+        html('span', { class: 'st-cap-text' }, `Battle: ${battleText(e)}`));
     }));
-    this.pop.classList.remove('hidden', 'fading');
-    clearTimeout(this.popTimer);
-    this.popTimer = setTimeout(() => {
-      this.pop.classList.add('fading');
-      this.popTimer = setTimeout(() => this.hidePop(), 600);
-    }, 2600 + 1000 * (fresh.length - 1));
-  }
-
-  hidePop() {
-    clearTimeout(this.popTimer);
-    this.pop.classList.add('hidden');
-    this.pop.classList.remove('fading');
   }
 
   render() {
@@ -681,7 +670,7 @@ class SetupEditor {
       'aria-label': `Your setup, ${PLAYERS[this.seat].name}`, preserveAspectRatio: 'xMidYMid meet' });
     const named = Object.keys(arrangements);
     this.el = {
-      named: html('select', { 'aria-label': 'Named setup', 'data-role': 'named' }, ...named.map(n => html('option', { value: n }, n))),
+      named: html('select', { 'aria-label': 'Named setup', 'data-role': 'named' }, ...named.map(n => html('option', { value: n }, humanName(n)))),
       saved: html('select', { 'aria-label': 'Saved setup', 'data-role': 'saved' }),
       name: html('input', { type: 'text', maxlength: 40, placeholder: 'Name this setup', 'aria-label': 'Name for this setup', 'data-role': 'save-name' }),
       msg: html('p', { class: 'st-setup-msg', role: 'status', 'aria-live': 'polite' }),
@@ -732,7 +721,8 @@ class SetupEditor {
     this.render();
   }
 
-  destroy() { this.drag.destroy(); this.root.remove(); }
+  // (Ready's answer may come after the shell destroyed the editor, play having begun: it then says nothing.)
+  destroy() { this.destroyed = true; this.drag.destroy(); this.root.remove(); }
 
   // view: { observation, seat }
   update(view) {
@@ -776,9 +766,9 @@ class SetupEditor {
       const a = this.arrangements[n];
       if (!a) return;
       const mine = a[String(this.seat)] || a[this.seat];
-      if (mine) return this.use(mine, { mine: true, label: `“${n}”` });
-      if (a['0']) return this.use(a['0'], { label: `“${n}”` });
-      return this.say('', `The setup “${n}” has no placement for ${PLAYERS[this.seat].name}.`);
+      if (mine) return this.use(mine, { mine: true, label: `“${humanName(n)}”` });
+      if (a['0']) return this.use(a['0'], { label: `“${humanName(n)}”` });
+      return this.say('', `The setup “${humanName(n)}” has no placement for ${PLAYERS[this.seat].name}.`);
     }
     if (what === 'save') {
       const name = this.el.name.value.trim();
@@ -849,6 +839,7 @@ class SetupEditor {
   }
 
   render() {
+    if (this.destroyed) return;
     const root = this.svg;
     const flip = this.seat === 1;
     const focused = document.activeElement && root.contains(document.activeElement) && document.activeElement.dataset
@@ -951,7 +942,12 @@ function applyPly(state, events) {
       dropSq(e.from);
       const lose = (pc) => { const o = ownerOf(pc); if (o !== null) (s.captured[o] = s.captured[o] || []).push(kindOf(pc)); };
       if (e.outcome === 'attacker-won') { lose(def); s.board[e.to] = att; dropSq(e.to); movedTo(e.from, e.to); s.revealed.push(e.to); }
-      else if (e.outcome === 'attacker-lost') { lose(att); s.board[e.to] = s.board[e.to] || def; if (!s.revealed.includes(e.to)) s.revealed.push(e.to); }
+      else if (e.outcome === 'attacker-lost') {
+        lose(att);
+        // The defender stays, now known to both (a face-down piece in a seat's view turns face up).
+        s.board[e.to] = s.board[e.to] && kindOf(s.board[e.to]) !== '?' ? s.board[e.to] : def;
+        if (!s.revealed.includes(e.to)) s.revealed.push(e.to);
+      }
       else { lose(att); lose(def); delete s.board[e.to]; dropSq(e.to); }
       mover = e.player;
     } else if (e.type === 'over') { s.phase = 'over'; s.result = e.result; }
@@ -960,6 +956,51 @@ function applyPly(state, events) {
   s.revealed = [...new Set(s.revealed || [])].sort();
   s.moved = [...new Set(s.moved || [])].sort();
   return s;
+}
+
+// What a seat knew when play began, for browsing a live game (whose record is not shown while it hides
+// something): its own army as it stood, found by walking its own observation back through the plies (a move
+// back to where it came from, a battle's two pieces back to their squares), and every other piece face down.
+// Null when the observation and the events on hand do not agree (a move's answer ahead of its events).
+function viewStart(game, observation, plies, seat) {
+  const obs = observation || {};
+  const played = plies.filter(p => p.events[0].type !== 'resign');
+  if (obs.phase !== 'play' || (obs.ply ?? 0) !== played.length) return null;
+  const board = { ...(obs.board || {}) };
+  for (let i = plies.length - 1; i >= 0; i--) {
+    const evs = plies[i].events;
+    const battle = evs.find(e => e.type === 'battle');
+    const mv = evs.find(e => e.type === 'move');
+    if (battle) { board[battle.from] = battle.attacker; board[battle.to] = battle.defender; }
+    else if (mv) {
+      if (!board[mv.to]) return null;
+      board[mv.from] = board[mv.to];
+      delete board[mv.to];
+    }
+  }
+  for (const [sq, pc] of Object.entries(board)) if (ownerOf(pc) !== seat) board[sq] = `${ownerOf(pc)}?`;
+  if (Object.keys(board).length !== 80) return null;
+  return { game: 'stratego', options: (game && game.options) || obs.options || {}, phase: 'play', to_move: 0, ply: 0,
+    board, result: null, revealed: [], moved: [], ready: [0, 1], captured: { 0: [], 1: [] } };
+}
+
+// The trays in words, for the shell's material panel: each army's lost pieces by kind, as the observation lists
+// them (a piece whose identity this seat never saw would be "?").
+function material(observation) {
+  const captured = (observation && observation.captured) || {};
+  return [0, 1].map(p => {
+    const lost = (captured[p] || captured[String(p)] || []).map(k => (KINDS[kindOf(String(k))] ? kindOf(String(k)) : '?'));
+    const counts = {};
+    for (const k of lost) counts[k] = (counts[k] || 0) + 1;
+    const parts = [{ key: 'lost', count: lost.length, text: lost.length ? `lost ${lost.length}:` : 'nothing lost' }];
+    for (const k of [...KIND_ORDER, '?']) {
+      if (!counts[k]) continue;
+      const name = k === '?' ? '?' : KINDS[k].name;
+      parts.push({ key: k, count: counts[k], text: counts[k] > 1 ? `${name} ×${counts[k]}` : name, unknown: k === '?',
+        title: k === '?' ? 'a piece whose identity you never saw' : undefined });
+    }
+    return { player: p, parts };
+  });
 }
 
 function summary(observation, seat) {
@@ -1011,7 +1052,9 @@ export default {
   setup: (container, ctx) => new SetupEditor(container, ctx),
   plies,
   initialState,
+  viewStart,
   applyPly,
+  material,
   summary,
   reasonText,
   diagram,

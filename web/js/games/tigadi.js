@@ -22,10 +22,12 @@ export const LINES = [
 ];
 const HAND_SIZE = 9;
 
-// Board geometry: file a..g -> x 0..6, rank 1..7 -> y 6..0 (Bone's side, rank 1, at the bottom).
-const xy = (pt) => [FILES.indexOf(pt[0]), 7 - Number(pt[1])];
+// Board geometry: file a..g -> x 0..6, rank 1..7 -> y 6..0 (Bone's side, rank 1, at the bottom); turned 180°
+// (Flip board) Seed's side is at the bottom.
+let flipped = false; // set by the board being drawn (one drawing at a time)
+const xy = (pt) => (flipped ? [6 - FILES.indexOf(pt[0]), Number(pt[1]) - 1] : [FILES.indexOf(pt[0]), 7 - Number(pt[1])]);
 const VIEW = { x: -0.85, y: -1.8, w: 7.7, h: 9.75 };
-const HAND_Y = { 1: -1.2, 0: 7.35 }; // Seed's hand above the board, Bone's below.
+const handY = (player) => ((player === 1) !== flipped ? -1.2 : 7.35); // the top side's hand above the board
 
 const PLAYERS = [
   { name: 'Bone', fill: 'var(--bone)', edge: 'var(--bone-edge)', desc: 'pale gotis, moves first' },
@@ -51,8 +53,8 @@ function drawGrid(root, { labels = false } = {}) {
     root.append(svg('line', { class: 'line', x1, y1, x2, y2 }));
   }
   // File letters under the board, rank numbers to its left: the notation's coordinates.
-  for (let f = 0; f < 7; f++) root.append(svg('text', { class: 'coords', x: f, y: 6.62, 'text-anchor': 'middle' }, document.createTextNode(FILES[f])));
-  for (let r = 1; r <= 7; r++) root.append(svg('text', { class: 'coords', x: -0.55, y: 7 - r + 0.09, 'text-anchor': 'middle' }, document.createTextNode(String(r))));
+  for (let f = 0; f < 7; f++) root.append(svg('text', { class: 'coords', x: xy(`${FILES[f]}1`)[0], y: 6.62, 'text-anchor': 'middle' }, document.createTextNode(FILES[f])));
+  for (let r = 1; r <= 7; r++) root.append(svg('text', { class: 'coords', x: -0.55, y: xy(`a${r}`)[1] + 0.09, 'text-anchor': 'middle' }, document.createTextNode(String(r))));
   if (labels) {
     for (const p of POINTS) {
       const [x, y] = xy(p);
@@ -177,6 +179,8 @@ class TigadiBoard {
     const focused = document.activeElement && root.contains(document.activeElement) && document.activeElement.dataset
       ? document.activeElement.dataset.point : null;
     root.replaceChildren();
+    flipped = !!v && ((v.flip || 0) % 2) === 1;
+    root.dataset.flipped = String(flipped);
     drawGrid(root);
     if (!v) return;
     const obs = v.observation || {};
@@ -237,7 +241,7 @@ class TigadiBoard {
     // Gotis in hand, beside the board.
     const hands = obs.in_hand || [0, 0];
     for (const pl of [0, 1]) {
-      const y = HAND_Y[pl];
+      const y = handY(pl);
       const n = hands[pl] ?? 0;
       const hg = svg('g', { class: 'hand', 'data-hand': pl, 'data-count': n, role: 'img',
         'aria-label': `${PLAYERS[pl].name}: ${n} in hand` });
@@ -327,6 +331,20 @@ function summary(observation, seat) {
   return hand ? `${on} on board · ${hand} in hand` : `${on} on board`;
 }
 
+// Each side's gotis in hand and lost (of nine), for the shell's material panel.
+function material(observation) {
+  const obs = observation || {};
+  return [0, 1].map(p => {
+    const on = Object.values(obs.board || {}).filter(pc => pc[0] === String(p)).length;
+    const hand = (obs.in_hand || [])[p] ?? 0;
+    const lost = Math.max(0, HAND_SIZE - on - hand);
+    return { player: p, parts: [
+      { key: 'in-hand', count: hand, text: `${hand} in hand` },
+      { key: 'lost', count: lost, text: `${lost} lost` },
+    ] };
+  });
+}
+
 function reasonText(result) {
   const w = result.winners || [];
   const win = w.length === 1 ? PLAYERS[w[0]].name : null;
@@ -345,6 +363,7 @@ function reasonText(result) {
 function diagram(container) {
   const root = svg('svg', { class: 'tg-board', viewBox: '-0.85 -0.85 7.7 7.7', role: 'img',
     'aria-label': 'The Tigadi board: three nested squares joined by four mid-side spokes and four corner diagonals, 24 points labelled a1 to g7' });
+  flipped = false;
   drawGrid(root, { labels: true });
   container.append(root);
   return root;
@@ -358,6 +377,7 @@ export default {
   plies,
   initialState,
   applyPly,
+  material,
   summary,
   reasonText,
   diagram,

@@ -11,7 +11,7 @@
 import { svg, h as html } from '../dom.js';
 import { api, loadTokens, andList } from '../api.js';
 import { wireSquareInput } from './square-input.js';
-import { randomInt, shuffle, savedSetups } from './setup-common.js';
+import { randomInt, shuffle, savedSetups, humanName } from './setup-common.js';
 
 const FILES = 'abcdefghijklmnopq';
 const NF = 17;
@@ -91,6 +91,16 @@ export function turnFor(seat, four = false) {
   if (seat === null || seat === undefined) return 0;
   if (!four) return seat === 1 ? 2 : 0;
   return [0, 2, 1, 3][seat] ?? 0;
+}
+// The board instance's turn: the viewer's own (turnFor), or, after Flip board (`view.flip` steps), another
+// seat's: two players, the other side's view; four, the next seat's corner (Ivory → Jade → Ember → Indigo) at
+// the bottom left with each step.
+function viewTurn(v, four) {
+  const steps = (v && v.flip) || 0;
+  const seat = v && v.seat !== null && v.seat !== undefined ? v.seat : null;
+  if (!steps) return turnFor(seat, four);
+  const base = seat ?? 0;
+  return four ? turnFor((base + steps) % 4, true) : turnFor(steps % 2 ? 1 - base : base, false);
 }
 // The picture's size in squares, [width, height]: a quarter turn lays the 18 ranks across.
 const dims = (turn) => (turn % 2 ? [NR, NF] : [NF, NR]);
@@ -544,7 +554,7 @@ class TruthBoard {
     root.replaceChildren();
     const obs = (v && v.observation) || {};
     const four = numPlayers(obs) === 4;
-    const turn = turnFor(v ? v.seat : null, four);
+    const turn = viewTurn(v, four);
     root.dataset.turn = String(turn);
     root.setAttribute('viewBox', viewBox(turn, four));
     const held = v && v.seat !== null && v.seat !== undefined && this.held().includes(v.seat);
@@ -890,7 +900,7 @@ class SetupEditor {
     const others = Object.keys(this.arrangements).filter(n => n !== 'suggested');
     const suggestedHere = !!this.arrangements.suggested || !this.serverOnly.includes('suggested');
     this.el = {
-      named: html('select', { 'aria-label': 'Named arrangement', 'data-role': 'named' }, ...others.map(n => html('option', { value: n }, n))),
+      named: html('select', { 'aria-label': 'Named arrangement', 'data-role': 'named' }, ...others.map(n => html('option', { value: n }, humanName(n)))),
       saved: html('select', { 'aria-label': 'Saved arrangement', 'data-role': 'saved' }),
       name: html('input', { type: 'text', maxlength: 40, placeholder: 'Name this arrangement', 'aria-label': 'Name for this arrangement', 'data-role': 'save-name' }),
       msg: html('p', { class: 'tr-setup-msg', role: 'status', 'aria-live': 'polite' }),
@@ -907,7 +917,7 @@ class SetupEditor {
         html('span', { class: 'tr-group', 'data-role': 'saved-group' }, this.el.saved, btn('load', 'Load'), btn('delete', 'Delete', 'danger secondary'))),
       html('div', { class: 'row' }, btn('begin', 'Begin game', 'primary'),
         ...this.serverOnly.map(n => html('button', { type: 'button', class: 'secondary', 'data-act': 'server-arrangement', 'data-name': n },
-          n === 'suggested' ? 'Begin with the suggested arrangement' : `Begin with “${n}”`))));
+          n === 'suggested' ? 'Begin with the suggested arrangement' : `Begin with “${humanName(n)}”`))));
     this.waiting = html('div', { class: 'tr-setup-waiting hidden' },
       html('p', { class: 'tr-wait' }, `Your army is in. Waiting for the other ${this.four ? 'armies' : 'army'}…`),
       btn('change', 'Change my setup'));
@@ -993,7 +1003,7 @@ class SetupEditor {
     if (what === 'named') {
       const n = this.el.named.value;
       const a = this.named(n);
-      return a ? this.use(a, `“${n}”`) : this.say('', `“${n}” has no arrangement for ${name(this.seat)}.`);
+      return a ? this.use(a, `“${humanName(n)}”`) : this.say('', `“${humanName(n)}” has no arrangement for ${name(this.seat)}.`);
     }
     if (what === 'save') {
       const n = this.el.name.value.trim();
@@ -1261,6 +1271,24 @@ function summary(observation, seat) {
   return `${score} pt${score === 1 ? '' : 's'} · ${on.length} piece${on.length === 1 ? '' : 's'}${tr ? ' · transformed' : ''}${icon || !on.length ? '' : ' · no icon'}`;
 }
 
+// The scores in the shell's material panel, with each army's pieces on the board and lost so far.
+function material(observation, { plies = [] } = {}) {
+  const obs = observation || {};
+  if (obs.phase === 'setup') return [];
+  const n = numPlayers(obs);
+  const lost = Array(n).fill(0);
+  for (const p of plies) for (const e of p.events) if (e.type === 'capture' && ownerOf(e.piece) !== null) lost[ownerOf(e.piece)]++;
+  return Array.from({ length: n }, (_, p) => {
+    const score = (obs.scores || [])[p] ?? 0;
+    const on = Object.values(obs.board || {}).filter(pc => ownerOf(pc) === p).length;
+    return { player: p, parts: [
+      { key: 'score', count: score, text: `${score} pt${score === 1 ? '' : 's'}` },
+      { key: 'pieces', count: on, text: `${on} on the board` },
+      { key: 'lost', count: lost[p], text: `${lost[p]} lost` },
+    ] };
+  });
+}
+
 function reasonText(result, observation) {
   const w = result.winners || [];
   const scores = (observation && observation.scores) || null;
@@ -1338,6 +1366,7 @@ export default {
   plies,
   initialState,
   applyPly,
+  material,
   summary,
   reasonText,
   passText,
