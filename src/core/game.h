@@ -125,6 +125,16 @@ class Game {
   // Ends the game now (resignation, adjudication). Not undoable.
   virtual void end_with(const Result& r, EventLog* events) = 0;
 
+  // Dangers a player would want pointed out, judged from `viewer`'s observation only (a spectator's when
+  // kSpectator): a list of {"square", "player" (whose piece or line is in danger), "why", and what else the
+  // kind of danger needs}. FACET: a Monarch an enemy stone could take ("monarch-attacked"); Truth: an icon that
+  // can be burned or whose siege is counting ("icon-burnable", "icon-sieged"); Tigadi: an open line a player
+  // could close on their next turn ("line-open", with "line"). Default: none. Never part of the rules.
+  virtual json danger_for(Player viewer) const {
+    (void)viewer;
+    return json::array();
+  }
+
   // JSON per notation.md. observation_json(kSpectator) is the spectators' view.
   virtual json state_json() const = 0;
   virtual json observation_json(Player viewer) const = 0;

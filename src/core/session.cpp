@@ -182,6 +182,11 @@ void Session::apply_action(const json& action) {
   }
 }
 
+bool Session::can_take_back(Player player) const {
+  if (game_->phase() != Phase::play) return false;
+  return std::any_of(line_.rbegin(), line_.rend(), [player](const LineEntry& e) { return e.move && e.mover == player; });
+}
+
 std::vector<Event> Session::take_back(Player player) {
   if (player < 0 || player >= num_players()) fail(ErrorKind::bad_request, "no such player");
   if (game_->phase() != Phase::play) fail(ErrorKind::conflict, "a take-back is made during play");

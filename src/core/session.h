@@ -60,6 +60,8 @@ class Session {
   // 409 unless the game is in play and `player` has made a move. Who may take back is the caller's rule (the
   // server's: against the AI at will, between people by agreement).
   std::vector<Event> take_back(Player player);
+  // Whether take_back(player) would take anything back now.
+  bool can_take_back(Player player) const;
   // How many take-backs the game has had, and a number that changes whenever earlier events were replaced
   // (a take-back), so that what was built from them (a viewer's list) is rebuilt.
   int takebacks() const { return takebacks_; }

@@ -41,6 +41,8 @@ namespace {
 
 constexpr size_t kListLimit = 100;
 
+}  // namespace
+
 std::string now_iso8601() {
   using namespace std::chrono;
   auto now = system_clock::now();
@@ -56,8 +58,6 @@ std::string now_iso8601() {
 }
 
 void log_line(const std::string& text) { std::fprintf(stderr, "%s\n", text.c_str()); }
-
-}  // namespace
 
 std::string serialise(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
 
@@ -121,7 +121,8 @@ GameService::GameService(Storage& storage, AiScheduler scheduler, Config config)
           throw std::runtime_error("a human seat has no token");
       json public_options = s.observation(kSpectator).value("options", json::object());
       Live live{sg.id, sg.created_at, next_order_++, std::move(seats), sg.creator_hash, std::move(s),
-                std::move(public_options), {}, std::nullopt, std::nullopt, std::nullopt, {}};
+                std::move(public_options), {}, std::nullopt, std::nullopt, std::nullopt, {},
+            std::nullopt, std::nullopt, {}, {}, nullptr};
       games_.emplace(sg.id, std::move(live));
     } catch (const std::exception& e) {
       log_line("storage: game " + sg.id + " (" + sg.kind + ") could not be restored and is skipped: " + e.what());
@@ -210,13 +211,15 @@ json GameService::legal_for(const Live& g, Player viewer) const {
 }
 
 json GameService::update_message(const Live& g, Player viewer, const json& events) const {
-  return json{{"type", "update"},
-              {"observation", g.session.observation(viewer)},
-              {"legal", legal_for(g, viewer)},
-              {"events", events},
-              {"seats", seats_json(g)},
-              {"status", status_of(g)},
-              {"hidden", g.session.hides_information()}};
+  json out{{"type", "update"},
+           {"observation", g.session.observation(viewer)},
+           {"legal", legal_for(g, viewer)},
+           {"events", events},
+           {"seats", seats_json(g)},
+           {"status", status_of(g)},
+           {"hidden", g.session.hides_information()}};
+  out.update(assist_json(g, viewer));
+  return out;
 }
 
 json GameService::summary(const Live& g) const {
@@ -366,6 +369,12 @@ json GameService::create(const json& body) {
     seats.push_back(std::move(seat));
   }
 
+  const std::string creator = secure_random_hex(16);  // told in the answer only, like the seats' tokens
+  Live& g = register_game(std::move(session), std::move(seats), sha256_hex(creator));
+  return json{{"id", g.id}, {"tokens", tokens}, {"creator", creator}, {"seats", seats_json(g)}};
+}
+
+GameService::Live& GameService::register_game(Session session, std::vector<Seat> seats, std::string creator_hash) {
   std::string id;
   do id = secure_random_hex(8);
   while (games_.count(id));
@@ -373,43 +382,45 @@ json GameService::create(const json& body) {
   json record = session.record();
   StoredGame sg;
   sg.id = id;
-  sg.kind = kind->name;
+  sg.kind = std::string(session.kind());
   sg.options = record.value("options", json::object());
   sg.start = record.value("start", json(nullptr));
   sg.created_at = now_iso8601();
   sg.seats = stored_seats(seats);
-  const std::string creator = secure_random_hex(16);  // told in the answer only, like the seats' tokens
-  sg.creator_hash = sha256_hex(creator);
+  sg.creator_hash = std::move(creator_hash);
   for (size_t i = 0; i < seats.size(); ++i)
     if (!seats[i].token_hash.empty()) sg.token_hashes.emplace_back(static_cast<int>(i), seats[i].token_hash);
   for (const json& a : session.actions()) sg.actions.push_back(a);
 
   json public_options = session.observation(kSpectator).value("options", json::object());
   Live live{id, sg.created_at, next_order_, std::move(seats), sg.creator_hash, std::move(session),
-            std::move(public_options), {}, std::nullopt, std::nullopt, std::nullopt, {}};
+            std::move(public_options), {}, std::nullopt, std::nullopt, std::nullopt, {},
+            std::nullopt, std::nullopt, {}, {}, nullptr};
   sg.status = status_of(live);
   storage_.insert_game(sg);  // StorageError: nothing was created
   ++next_order_;
   Live& g = games_.emplace(id, std::move(live)).first->second;
-  log_line("game " + id + " created (" + kind->name + ")");
+  log_line("game " + id + " created (" + sg.kind + ")");
   advance(g);
-  return json{{"id", id}, {"tokens", tokens}, {"creator", creator}, {"seats", seats_json(g)}};
+  return g;
 }
 
 json GameService::game_view(const Live& g, Player viewer) const {
   json observation = g.session.observation(viewer);
   const Result* r = g.session.game().result();
-  return json{{"id", g.id},
-              {"game", std::string(g.session.kind())},
-              {"options", observation.value("options", g.public_options)},
-              {"seats", seats_json(g)},
-              {"observation", observation},
-              {"legal", legal_for(g, viewer)},
-              {"you", viewer == kSpectator ? json(nullptr) : json(viewer)},
-              {"status", status_of(g)},
-              {"result", r ? r->to_json() : json(nullptr)},
-              {"created", g.created_at},
-              {"hidden", g.session.hides_information()}};
+  json out{{"id", g.id},
+           {"game", std::string(g.session.kind())},
+           {"options", observation.value("options", g.public_options)},
+           {"seats", seats_json(g)},
+           {"observation", observation},
+           {"legal", legal_for(g, viewer)},
+           {"you", viewer == kSpectator ? json(nullptr) : json(viewer)},
+           {"status", status_of(g)},
+           {"result", r ? r->to_json() : json(nullptr)},
+           {"created", g.created_at},
+           {"hidden", g.session.hides_information()}};
+  out.update(assist_json(g, viewer));
+  return out;
 }
 
 json GameService::get(std::string_view id, const Token& token) const {
@@ -437,7 +448,8 @@ const std::string& GameService::events_text(const Live& g, Player viewer) const 
   const size_t count = g.session.event_count();
   // A game that ended shows its events anew (unredacted, or sealed views for an end before play). A refused
   // store never leaves events of its action here: the write follows the change before any view is built.
-  if (cache.over != g.session.over() || cache.count > count) cache = Live::EventsText{0, g.session.over(), "[]"};
+  if (cache.over != g.session.over() || cache.count > count || cache.version != g.session.events_version())
+    cache = Live::EventsText{0, g.session.over(), g.session.events_version(), "[]"};
   if (cache.count < count) {
     json more = g.session.events_for(viewer, cache.count);
     cache.text.pop_back();  // the closing bracket
@@ -647,8 +659,20 @@ void GameService::notify(Live& g, const std::vector<Event>& events) {
     const Player viewer = sub.first;
     try {
       auto it = messages.find(viewer);
-      if (it == messages.end())
-        it = messages.emplace(viewer, serialise(update_message(g, viewer, g.session.events_for(viewer, events)))).first;
+      if (it == messages.end()) {
+        // After a take-back the events before it are the shortened line's: the update carries them all, and
+        // says so (`reset`), so that a viewer replaces its list instead of adding to it.
+        const bool reset = std::any_of(events.begin(), events.end(),
+                                       [](const Event& e) { return e.full.value("type", "") == "takeback"; });
+        json message = update_message(g, viewer, reset ? json::array() : g.session.events_for(viewer, events));
+        if (reset) {
+          message.erase("events");
+          message["reset"] = true;
+          it = messages.emplace(viewer, with_events(message, events_text(g, viewer))).first;
+        } else {
+          it = messages.emplace(viewer, serialise(message)).first;
+        }
+      }
       sub.second(it->second);
     } catch (const std::exception& e) {
       log_line("push failed: " + std::string(e.what()));

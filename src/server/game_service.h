@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -29,6 +30,10 @@ std::string serialise(const json& j);
 
 // Comparison of two secrets whose time depends on their lengths only, never on their bytes.
 bool constant_time_equal(std::string_view a, std::string_view b);
+
+// The present moment as ISO 8601 UTC with milliseconds; one line on the server's log (stderr).
+std::string now_iso8601();
+void log_line(const std::string& text);
 
 // GameError(bad_request) unless `seats` is `players`, the number of players of the game a kind's options made
 // (Truth's options.players), and `players` is one of the kind's variants; the message names the options a
@@ -89,6 +94,33 @@ class GameService {
   // GET /api/games/{id}/record; 409 while the position hides anything (see Session::record()).
   json record(std::string_view id) const;
 
+  // Around the board (game_assist.cpp; docs/server.md). Every game view and update carries, for its viewer:
+  //   "takebacks": n, "takeback_request": {"seat","accepted":[seats]} or null,
+  //   "hint": {"move", "pending"} or null (the viewer's own seat only), "rematch": {"asked":[seats],"id"} or
+  //   null, "analysis": {"status","done","total"} or null, "danger": [marks] (Game::danger_for), and
+  //   "assist": what the viewer may ask now {"takeback","takeback_request","hint","rematch","analysis"}.
+  // POST /api/games/{id}/takeback {"what":"request"|"accept"|"decline"}. Against the AI (every other seat the
+  // AI's) a request takes back at once: the seat's last turn and the replies after it. Between people a
+  // request stands until every other person's seat accepts (then it is taken back), one declines, or anything
+  // is played; only while the game hides nothing. 409 otherwise.
+  json takeback(std::string_view id, const Token& token, const json& body);
+  // POST /api/games/{id}/hint: the AI's suggested move for the caller's seat, on its turn, in a game whose
+  // other seats are all the AI's. Searched on the workers from the seat's own view (sampled worlds where the
+  // game hides anything); answers {"hint":{"move":null,"pending":true}} and the move comes in an update (and
+  // in GET) once found, or {"hint":{"move":…,"pending":false}} when already known for this position.
+  json hint(std::string_view id, const Token& token, const json& body);
+  // POST /api/games/{id}/rematch: once the game is over, a person's seat asks for a rematch; when every
+  // person's seat has asked (at once in a game against the AI), a new game with the same options is made with
+  // the seats turned by one (two players swap sides), every person keeping their token, every AI its level.
+  // -> {"rematch":{"asked","id"}}; `id` is the new game's once made.
+  json rematch(std::string_view id, const Token& token, const json& body);
+  // POST /api/games/{id}/analysis starts the analysis of a finished game (anyone may); GET reads it:
+  // {"status":"none"|"running"|"done","done","total","positions":[{"index","mover","played","best","score",
+  // "loss"}]}: for every position of the line of play before a move, the AI's evaluation for the mover
+  // (hundredths of a piece), its best move and how much the played move lost by the AI's reckoning.
+  json start_analysis(std::string_view id);
+  json analysis(std::string_view id) const;
+
   // WebSocket: the seat a token acts for (kSpectator without a token); GameError 404/401 otherwise.
   Player authenticate(std::string_view id, const Token& token) const;
   // Sends `push` an update with every event at once, then one after every change. Returns its id.
@@ -127,9 +159,33 @@ class GameService {
     struct EventsText {
       size_t count = 0;   // events of the session covered
       bool over = false;  // whether the game was over (every event then reads differently)
+      int version = 0;    // Session::events_version() covered (a take-back replaces earlier events)
       std::string text = "[]";
     };
     mutable std::map<Player, EventsText> events_text;
+    // Around the board (game_assist.cpp). None of it is stored: a restart forgets a standing take-back
+    // request, a hint, the rematch link and an analysis (each is asked for again).
+    struct TakebackRequest {
+      Player seat = 0;
+      size_t version = 0;  // the actions when asked: anything played since declines it
+      std::vector<Player> accepted;
+    };
+    std::optional<TakebackRequest> takeback_request;
+    struct Hint {
+      Player seat = 0;
+      size_t version = 0;
+      std::string move;  // empty while searched
+    };
+    std::optional<Hint> hint;
+    std::vector<Player> rematch_asked;
+    std::string rematch_id;
+    struct Analysis {
+      std::vector<std::shared_ptr<const Game>> positions;  // before each move of the line
+      std::vector<std::string> played;
+      std::vector<json> results;  // one per analysed position, in order
+      bool running = false;
+    };
+    std::shared_ptr<Analysis> analysis;
   };
 
   // The preamble of every seat action: the game, the seat the token acts for, a JSON-object body.
@@ -139,6 +195,8 @@ class GameService {
   };
   SeatAction seat_action(std::string_view id, const Token& token, const json& body);
 
+  // Stores a new game and takes it live (its AI seats act at once). StorageError: nothing was made.
+  Live& register_game(Session session, std::vector<Seat> seats, std::string creator_hash);
   Live& find(std::string_view id);
   const Live& find(std::string_view id) const;
   Player seat_of(const Live& g, const Token& token) const;  // kSpectator when no token; 401 on a bad one
@@ -148,6 +206,13 @@ class GameService {
   static json seats_json(const Live& g);
   static json stored_seats(const std::vector<Seat>& seats);  // as the database keeps them (no tokens)
   json legal_for(const Live& g, Player viewer) const;
+  // The around-the-board fields of a view or update for `viewer` (see takeback()).
+  json assist_json(const Live& g, Player viewer) const;
+  // Whether every seat but `seat` is played by the AI for good (a handed seat is still a person's).
+  static bool alone_with_ai(const Live& g, Player seat);
+  static const Live::TakebackRequest* standing_request(const Live& g);
+  void take_back(Live& g, Player seat);
+  void schedule_analysis_step(Live& g);
   json update_message(const Live& g, Player viewer, const json& events) const;
   // An update (or a GET answer, `doc`) with a serialised events array put in.
   static std::string with_events(const json& doc, const std::string& events);

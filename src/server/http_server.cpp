@@ -346,6 +346,18 @@ Response api(const Request& req, Context& ctx, const std::string& address, const
       if (!get) return method_not_allowed(req, "GET");
       return json_response(req, 200, svc.record(id));
     }
+    if (what == "analysis") {
+      if (post) return json_response(req, 200, svc.start_analysis(id));
+      if (!get) return method_not_allowed(req, "GET, POST");
+      return json_response(req, 200, svc.analysis(id));
+    }
+    if (what == "takeback" || what == "hint" || what == "rematch") {
+      if (!post) return method_not_allowed(req, "POST");
+      json body = parse_body(req);
+      if (what == "takeback") return json_response(req, 200, svc.takeback(id, bearer_token(req), body));
+      if (what == "hint") return json_response(req, 200, svc.hint(id, bearer_token(req), body));
+      return json_response(req, 200, svc.rematch(id, bearer_token(req), body));
+    }
     if (what == "join" || what == "moves" || what == "setup" || what == "offers") {
       if (!post) return method_not_allowed(req, "POST");
       json body = parse_body(req);
