@@ -8,7 +8,7 @@
 namespace tabula {
 
 int record_command(bool to_text, std::istream& in, std::ostream& out, std::ostream& err) {
-  // One byte more than a text record may hold, so an oversized input is refused rather than cut.
+  // Read a little past the limit at most, so an oversized input is refused rather than cut and read whole.
   std::string input;
   char buffer[65536];
   while (input.size() <= kMaxRecordTextBytes && in.read(buffer, sizeof buffer).gcount() > 0)
@@ -16,7 +16,16 @@ int record_command(bool to_text, std::istream& in, std::ostream& out, std::ostre
   try {
     if (to_text) {
       if (input.size() > kMaxRecordTextBytes) fail(ErrorKind::bad_request, "the record is over 1 MB");
-      json record = json::parse(input, nullptr, /*allow_exceptions=*/false);
+      // A record nests a few levels deep; deeper input is refused as it is read (writing it would recurse).
+      bool too_deep = false;
+      json record = json::parse(
+          input,
+          [&](int depth, json::parse_event_t, json&) {
+            if (depth > 32) too_deep = true;
+            return !too_deep;
+          },
+          /*allow_exceptions=*/false);
+      if (too_deep) fail(ErrorKind::bad_request, "the record nests deeper than 32 levels");
       if (record.is_discarded()) fail(ErrorKind::bad_request, "the input is not JSON");
       out << record_text(record);
     } else {

@@ -264,15 +264,6 @@ class MoveText {
   Player last_mover_ = kSpectator;
 };
 
-// Plays one move, telling the text who made it and whether it ended the turn.
-void play_move(Session& s, const json& action, MoveText& text, const std::function<std::string(const std::vector<Event>&, Player, const std::string&)>& written) {
-  const Player mover = s.game().to_move();
-  const int ply = s.game().ply();
-  std::vector<Event> events = apply_logged(s, action);
-  const bool turn_ends = s.over() || s.game().ply() != ply || s.game().to_move() != mover;
-  text.move(mover, written(events, mover, string_field(action, "move")), turn_ends);
-}
-
 std::string header(const Session& s, const RecordTags& tags, const Result* result, int takebacks) {
   std::string out = tag_line("Game", s.kind());
   out += tag_line("Options", s.state().value("options", json::object()).dump());
@@ -313,39 +304,70 @@ std::vector<json> net_actions(const json& actions, int* takebacks) {
 
 namespace {
 
+// How a viewer saw another's move: whole when every event of it was shown to it whole, else the `move` event it
+// saw with `?` for a square it did not see, or `?` when it saw no move at all.
+std::string seen_move(const Session& s, Player viewer, const std::vector<Event>& events, const std::string& move) {
+  const json views = s.events_for(viewer, events);
+  bool whole = views.size() == events.size();
+  for (size_t i = 0; whole && i < events.size(); ++i) whole = views[i] == events[i].full;
+  if (whole) return move;
+  for (const json& v : views)
+    if (v.is_object() && v.value("type", std::string()) == "move")
+      return v.value("from", std::string("?")) + "-" + v.value("to", std::string("?"));
+  return "?";
+}
+
+// One replay of the record's net line writes the whole text and, when tags.view names a viewer, that viewer's
+// text beside it: which of the two is wanted is known only at the end (whether the game hides anything now).
 std::string write_record(const json& record, const RecordTags& tags) {
-  int takebacks = 0;
   Session s = start_of(record);
+  const std::optional<Player> view = tags.view;
+  if (view && *view != kSpectator && (*view < 0 || *view >= s.num_players())) bad("no such seat");
+  int takebacks = 0;
   const std::vector<json> actions = logged_actions(record, &takebacks);
   if (takebacks == 0) takebacks = std::max(0, tags.takebacks);
 
-  std::string start_tags;
+  // The start: a given state whole, or FACET's terrain; for the viewer, as its observation shows them.
+  std::string start_tags, seen_start_tags;
   if (const json* start = find_field(record, "start"); start && !start->is_null()) {
-    start_tags += tag_line("Start", s.state().dump());
+    start_tags = tag_line("Start", s.state().dump());
+    if (view) seen_start_tags = tag_line("Start", s.observation(*view).dump());
   } else if (s.kind() == "facet") {
-    start_tags += tag_line("Terrain", pairs_text(s.state().value("terrain", json::object())));
+    start_tags = tag_line("Terrain", pairs_text(s.state().value("terrain", json::object())));
+    if (view) seen_start_tags = tag_line("Terrain", pairs_text(s.observation(*view).value("terrain", json::object())));
   }
 
   std::map<Player, json> setups;  // each seat's placement as play began: the last it gave
-  MoveText text;
-  auto as_played = [](const std::vector<Event>&, Player, const std::string& move) { return move; };
-  try {
-    for (const json& a : actions) {
-      const std::string type = a.is_object() ? a.value("type", std::string()) : std::string();
-      if (type == "move") {
-        play_move(s, a, text, as_played);
-        continue;
-      }
-      apply_logged(s, a);
-      if (type == "setup") setups[static_cast<Player>(a.at("player").get<int>())] = a.at("placement");
-      else if (type == "offer") text.comment(offer_comment(a.at("player").get<int>(), a.at("what").get<std::string>()));
-      else if (type == "adjudicate") text.comment(adjudication_comment(a.at("result")));
+  MoveText text, seen_text;
+  for (const json& a : actions) {
+    const std::string type = a.is_object() ? a.value("type", std::string()) : std::string();
+    const Player mover = s.game().to_move();
+    const int ply = s.game().ply();
+    const std::vector<Event> events = apply_logged(s, a);
+    if (type == "move") {
+      const std::string move = a.at("move").get<std::string>();
+      const bool turn_ends = s.over() || s.game().ply() != ply || s.game().to_move() != mover;
+      text.move(mover, move, turn_ends);
+      if (view) seen_text.move(mover, mover == *view ? move : seen_move(s, *view, events, move), turn_ends);
+      continue;
     }
-  } catch (const GameError& e) {
-    bad(std::string("the record does not replay: ") + e.what());
+    std::string comment;
+    if (type == "setup") setups[static_cast<Player>(a.at("player").get<int>())] = a.at("placement");
+    else if (type == "offer") comment = offer_comment(a.at("player").get<int>(), a.at("what").get<std::string>());
+    else if (type == "adjudicate") comment = adjudication_comment(a.at("result"));
+    if (comment.empty()) continue;
+    text.comment(comment);
+    seen_text.comment(comment);  // offers and endings are public
+  }
+
+  if (view && s.hides_information()) {
+    // Only what the viewer may know: its own setup, the start and the moves as it saw them, no result.
+    if (auto own = setups.find(*view); own != setups.end())
+      seen_start_tags += tag_line("Setup" + std::to_string(*view), pairs_text(own->second));
+    seen_start_tags += tag_line("View", *view == kSpectator ? "spectator" : std::to_string(*view));
+    return header(s, tags, nullptr, takebacks) + seen_start_tags + "\n" + seen_text.finish("*");
   }
   for (const auto& [p, placement] : setups) start_tags += tag_line("Setup" + std::to_string(p), pairs_text(placement));
-
   const Result* result = s.game().result();
   return header(s, tags, result, takebacks) + start_tags + "\n" + text.finish(result_token(result));
 }
@@ -364,53 +386,9 @@ std::string record_text(const json& record, const RecordTags& tags) {
 }
 
 std::string seat_record_text(const Session& session, Player seat, const RecordTags& tags) {
-  if (seat < 0 || seat >= session.num_players()) bad("no such seat");
-  RecordTags whole = tags;
-  whole.view.reset();
-  if (!session.hides_information()) return record_text(session.record(), whole);
-
-  // The game hides something: replay the whole truth, writing only what `seat` saw of it.
-  const json record = session.record();
-  int takebacks = 0;
-  Session s = start_of(record);
-  const std::vector<json> actions = logged_actions(record, &takebacks);
-  if (takebacks == 0) takebacks = std::max(0, tags.takebacks);
-
-  std::string start_tags;
-  if (const json* start = find_field(record, "start"); start && !start->is_null()) {
-    start_tags += tag_line("Start", s.observation(seat).dump());  // the start as the seat sees it
-  } else if (s.kind() == "facet") {
-    start_tags += tag_line("Terrain", pairs_text(s.observation(seat).value("terrain", json::object())));
-  }
-
-  std::optional<json> own_setup;
-  MoveText text;
-  // The seat's own moves as it wrote them; another's as far as the seat's views of its events show it.
-  auto as_seen = [&](const std::vector<Event>& events, Player mover, const std::string& move) -> std::string {
-    if (mover == seat) return move;
-    const json views = s.events_for(seat, events);
-    bool whole_view = views.size() == events.size();
-    for (size_t i = 0; whole_view && i < events.size(); ++i) whole_view = views[i] == events[i].full;
-    if (whole_view) return move;
-    for (const json& v : views)
-      if (v.is_object() && v.value("type", std::string()) == "move")
-        return v.value("from", std::string("?")) + "-" + v.value("to", std::string("?"));
-    return "?";
-  };
-  for (const json& a : actions) {
-    const std::string type = a.value("type", std::string());
-    if (type == "move") {
-      play_move(s, a, text, as_seen);
-      continue;
-    }
-    apply_logged(s, a);
-    if (type == "setup" && a.at("player").get<int>() == seat) own_setup = a.at("placement");
-    else if (type == "offer") text.comment(offer_comment(a.at("player").get<int>(), a.at("what").get<std::string>()));
-    else if (type == "adjudicate") text.comment(adjudication_comment(a.at("result")));
-  }
-  if (own_setup) start_tags += tag_line("Setup" + std::to_string(seat), pairs_text(*own_setup));
-  start_tags += tag_line("View", std::to_string(seat));
-  return header(s, tags, nullptr, takebacks) + start_tags + "\n" + text.finish("*");
+  RecordTags t = tags;
+  t.view = seat;
+  return record_text(session.record(), t);
 }
 
 // ---- reading -----------------------------------------------------------------------------------------------
@@ -681,6 +659,8 @@ TextRecord parse(std::string_view text) {
     if (words.size() == 3 && words[0] == "adjudicated") {
       auto winners = parse_winners(words[1]);
       if (!winners) bad(at_line(line) + "the adjudicated result " + shown(words[1]) + " is not draw or seats like 0 or 0+2");
+      if (!winners->empty() && winners->back() >= players)
+        bad(at_line(line) + "seat " + std::to_string(winners->back()) + " does not play this game");
       try {
         s.adjudicate(Result{*winners, words[2]});
       } catch (const GameError& e) {
@@ -724,6 +704,8 @@ TextRecord parse(std::string_view text) {
   } else {
     if (!tag("Reason")) bad("the tag [Reason] is missing: a finished game says why it ended");
   }
+  if (auto winners = parse_winners(result->value); winners && !winners->empty() && winners->back() >= players)
+    bad(where("Result") + ": seat " + std::to_string(winners->back()) + " does not play this game");
   if (result_token(reached) != result->value || (reached && reached->reason != tag("Reason")->value)) {
     const std::string got = reached ? result_token(reached) + " (" + reached->reason + ")" : "* (the game is still on)";
     bad(where("Result") + ": the moves lead to " + got + ", not " + shown(result->value) +

@@ -24,11 +24,14 @@ struct RecordTags {
   // Takebacks made in the game. record_text writes the number of takeback actions in the record when it has
   // any, else this (a record already cut to its net line); `[Takebacks "k"]` appears when it is above 0.
   int takebacks = 0;
-  std::optional<Player> view;  // set only by seat_record_text and when reading a seat's view
+  // A viewer (a seat or kSpectator): record_text writes what it may know (seat_record_text below) while the
+  // record's game hides something from some viewer; else, and when unset, the whole record.
+  std::optional<Player> view;
   friend bool operator==(const RecordTags&, const RecordTags&) = default;
 };
 
-// The record's text. GameError(bad_request) when the record is malformed or does not replay.
+// The record's text (tags.view: a viewer's; see seat_record_text). GameError(bad_request) when the record is
+// malformed or does not replay.
 std::string record_text(const json& record, const RecordTags& tags = {});
 
 // The record a text holds, ready for Session::from_record, and its tags. GameError(bad_request) naming the line
@@ -45,10 +48,14 @@ inline constexpr size_t kMaxRecordActions = 100000;
 TextRecord parse_record_text(std::string_view text);
 json record_from_text(std::string_view text);
 
-// What seat `seat` may know of the game as it stands: while the game hides something from some viewer
-// (Session::hides_information()), a text with `[View "seat"]`, the seat's own setup only, the moves as the seat
-// saw them (an enemy move it did not see is `?`, a square it did not see `?`, following its event views) and
-// the result `*`. Otherwise nothing is hidden and it is the whole record's text.
+// What seat `seat` (or kSpectator) may know of the game as it stands: while the game hides something from some
+// viewer (Session::hides_information()), a text with `[View "seat"]` (`[View "spectator"]`), the seat's own setup
+// only, the moves as the seat saw them (an enemy move it did not see is `?`, a square it did not see `?`,
+// following its event views) and the result `*`. Otherwise nothing is hidden and it is the whole record's text.
+// GameError(bad_request) for a seat the game does not have.
+//
+// record_text(session.record()) holds everything, setups included: like record() itself it is for no viewer
+// while the game hides something. A viewer gets seat_record_text, which is the whole text once nothing is hidden.
 std::string seat_record_text(const Session& session, Player seat, const RecordTags& tags = {});
 
 // The net line of an action log: every {"type":"takeback","to":n} cuts the line built so far back to its first

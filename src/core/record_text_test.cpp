@@ -404,6 +404,8 @@ TEST(RecordText, MalformedTextsAreRefusedWithTheirLineAndReason) {
       {head + "1. d1 {7 resigns} *\n", "seat 7 does not play this game"},
       {head + "1. d1 {0 offers draw} *\n", "\"0 offers draw\" is refused: tigadi has no \"draw\" offers"},
       {head + "1. d1 {adjudicated 0-1 ply-limit} *\n", "the adjudicated result \"0-1\""},
+      {head + "1. d1 {adjudicated 0+5 ply-limit} *\n", "line 5: seat 5 does not play this game"},
+      {"[Game \"tigadi\"]\n[Result \"0+2\"]\n[Reason \"x\"]\n\n0+2\n", "line 2: [Result]: seat 2 does not play this game"},
       {head + "1. d1 {0 resigns} a4 *\n", "line 5: round 1: the move \"a4\" is refused: the game is over"},
       {head + "1. d1 {0 resigns} *\n", "[Result]: the moves lead to 1 (resignation), not \"*\""},
       {"[Game \"tigadi\"]\n[Result \"1\"]\n\n1. d1 {0 resigns} 1\n", "the tag [Reason] is missing"},
@@ -494,7 +496,14 @@ TEST(RecordText, ASeatSeesItsOwnStrategoSetupOnly) {
     EXPECT_EQ(tag_value(view, "Result"), "*");
     EXPECT_EQ(move_text(view), move_text(full));  // Stratego's moves are public
     EXPECT_NE(refusal(view).find("a seat's view cannot be replayed"), std::string::npos);
+    // The same from the record and the viewer in the tags.
+    EXPECT_EQ(record_text(s.record(), RecordTags{{"Ana", "Bo"}, "2026.12.02", 0, seat}), view);
   }
+  const std::string spectator = seat_record_text(s, kSpectator);
+  EXPECT_EQ(tag_value(spectator, "View"), "spectator");
+  EXPECT_EQ(tag_value(spectator, "Setup0"), "<none>");
+  EXPECT_EQ(tag_value(spectator, "Setup1"), "<none>");
+  EXPECT_EQ(move_text(spectator), move_text(full));
 }
 
 TEST(RecordText, ATruthSeatInSetupSeesNoOtherArmy) {
@@ -567,6 +576,10 @@ TEST(RecordText, UnderFogAnEnemyMoveIsWrittenAsTheSeatSawIt) {
     EXPECT_NE(refusal(view).find("a seat's view cannot be replayed"), std::string::npos);
   }
   EXPECT_GT(unseen, 0) << "a random fog game hides some enemy move";
+  // Spectators see a move's Throne ends only.
+  const std::string spectator = seat_record_text(s, kSpectator);
+  EXPECT_EQ(tag_value(spectator, "View"), "spectator");
+  EXPECT_NE(spectator.find(" ? "), std::string::npos) << spectator;
 }
 
 TEST(RecordText, AViewOfAGameThatHidesNothingIsTheWholeRecord) {
