@@ -205,7 +205,10 @@ std::string offer_comment(Player p, const std::string& what) {
 
 std::string adjudication_comment(const json& result) {
   const Result r = Result::from_json(result);
-  if (r.reason.empty() || r.reason.find_first_of(" {}") != std::string::npos) bad("an adjudication's reason must be one word");
+  const bool word = !r.reason.empty() && std::all_of(r.reason.begin(), r.reason.end(), [](char c) {
+    return std::isgraph(static_cast<unsigned char>(c)) && c != '{' && c != '}';
+  });
+  if (!word) bad("an adjudication's reason must be one word, e.g. ply-limit");
   return "adjudicated " + result_token(&r) + " " + r.reason;
 }
 
