@@ -202,6 +202,30 @@ TEST(RecordText, StrategoAndTruthWriteEverySetup) {
   }
 }
 
+TEST(RecordText, SetupsGivenInAnyOrderReplayTheSame) {
+  for (const auto& [kind, options] : std::vector<std::pair<std::string, json>>{
+           {"stratego", json::object()}, {"truth", json{{"players", 4}}}}) {
+    Session s = Session::create(kind, options);
+    for (Player p = s.num_players() - 1; p >= 0; --p) s.setup_arrangement(p, "random", 60 + static_cast<uint64_t>(p));
+    for (int i = 0; i < 5 && !s.over(); ++i) s.play(s.legal().back());
+    expect_round_trip(s.record(), {}, kind + " set up from the last seat");
+  }
+}
+
+TEST(RecordText, AStartInTheSetupPhaseKeepsItsPlacements) {
+  Session first = Session::create("stratego", json::object());
+  first.setup_arrangement(0, "random", 3);
+  Session s = Session::from_state("stratego", first.state());
+  ASSERT_EQ(s.game().phase(), Phase::setup);
+  s.setup_arrangement(1, "random", 4);
+  for (int i = 0; i < 4 && !s.over(); ++i) s.play(s.legal().front());
+  const std::string text = record_text(s.record());
+  EXPECT_NE(tag_value(text, "Start"), "<none>");
+  EXPECT_EQ(tag_value(text, "Setup0"), "<none>");
+  EXPECT_NE(tag_value(text, "Setup1"), "<none>");
+  expect_round_trip(s.record(), {}, "stratego from a state in setup");
+}
+
 // ---- the move text -------------------------------------------------------------------------------------------
 
 std::string move_text(const std::string& text) { return text.substr(text.find("\n\n") + 2); }
