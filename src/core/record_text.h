@@ -20,7 +20,7 @@ class Session;
 // What the server knows of a game and its record does not.
 struct RecordTags {
   std::vector<std::string> players;  // a name per seat (`[Seat0 "Ana"]`); a missing or empty one is written "?"
-  std::string date;                  // PGN's "YYYY.MM.DD"; empty: unknown ("????.??.??")
+  std::string date;                  // PGN's "YYYY.MM.DD" (? for an unknown digit); empty or other: "????.??.??"
   // Takebacks made in the game. record_text writes the number of takeback actions in the record when it has
   // any, else this (a record already cut to its net line); `[Takebacks "k"]` appears when it is above 0.
   int takebacks = 0;
