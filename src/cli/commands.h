@@ -4,6 +4,7 @@
 #include "core/json.h"
 
 #include <cstdint>
+#include <iosfwd>
 #include <optional>
 #include <string>
 
@@ -26,5 +27,9 @@ struct SelfplayArgs {
 };
 // Prints a line per game on stderr (unless quiet) and the result on stdout; 0, or 1 on a bad argument.
 int selfplay_command(const SelfplayArgs& args);
+
+// `tabula record --text` (a record's JSON in, its text out) or `--json` (a text record in, its JSON out):
+// 0, or 1 with the reason on `err` when the input is refused.
+int record_command(bool to_text, std::istream& in, std::ostream& out, std::ostream& err);
 
 }  // namespace tabula

@@ -1,4 +1,4 @@
-// tabula: serve, engine, perft, bench, selfplay.
+// tabula: serve, engine, perft, bench, selfplay, record.
 #include "cli/bench.h"
 #include "cli/commands.h"
 #include "cli/engine_protocol.h"
@@ -130,6 +130,11 @@ int main(int argc, char** argv) {
   selfplay_cmd->add_option("--max-plies", selfplay.max_plies, "Adjudicate a draw after")->capture_default_str();
   selfplay_cmd->add_flag("--quiet", selfplay.quiet);
 
+  auto* record_cmd = app.add_subcommand("record", "Convert a game record: JSON to text (--text) or text to JSON (--json), stdin to stdout");
+  bool record_text = false, record_json = false;
+  auto* record_text_flag = record_cmd->add_flag("--text", record_text, "Read a record's JSON, print its text");
+  record_cmd->add_flag("--json", record_json, "Read a text record, print its JSON")->excludes(record_text_flag);
+
   CLI11_PARSE(app, argc, argv);
 
 #ifdef TABULA_HAS_SERVER
@@ -141,6 +146,13 @@ int main(int argc, char** argv) {
   }
   if (perft_cmd->parsed()) return perft_command(perft_game, perft_depth, perft_divide);
   if (bench_cmd->parsed()) return tabula::bench_command(bench, std::cout);
+  if (record_cmd->parsed()) {
+    if (record_text == record_json) {
+      std::fprintf(stderr, "tabula record: give --text or --json\n");
+      return 2;
+    }
+    return tabula::record_command(record_text, std::cin, std::cout, std::cerr);
+  }
   if (selfplay_cmd->parsed()) {
     selfplay.options = tabula::json::parse(selfplay_options, nullptr, false);
     if (selfplay.options.is_discarded()) {
