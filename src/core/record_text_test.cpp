@@ -427,7 +427,7 @@ TEST(RecordText, MalformedTextsAreRefusedWithTheirLineAndReason) {
       {head + "1. d1 {a nice move} *\n", "unknown comment \"a nice move\""},
       {head + "1. d1 {0 resign} *\n", "unknown comment \"0 resign\""},
       {head + "1. d1 {7 resigns} *\n", "seat 7 does not play this game"},
-      {head + "1. d1 {0 offers draw} *\n", "\"0 offers draw\" is refused: tigadi has no \"draw\" offers"},
+      {head + "1. d1 {0 offers stalemate} *\n", "\"0 offers stalemate\" is refused: Tigadi has no \"stalemate\" offers"},
       {head + "1. d1 {adjudicated 0-1 ply-limit} *\n", "the adjudicated result \"0-1\""},
       {head + "1. d1 {adjudicated 0+5 ply-limit} *\n", "line 5: seat 5 does not play this game"},
       {"[Game \"tigadi\"]\n[Result \"0+2\"]\n[Reason \"x\"]\n\n0+2\n", "line 2: [Result]: seat 2 does not play this game"},
