@@ -3,6 +3,7 @@
 // finished game. None of it is a rule: the games know nothing of it, the Session only how to take back.
 #include "server/game_service.h"
 
+#include "core/record_text.h"
 #include "core/rng.h"
 
 #include <algorithm>
@@ -309,6 +310,38 @@ json GameService::analysis(std::string_view id) const {
               {"done", a.results.size()},
               {"total", a.positions.size()},
               {"positions", a.results}};
+}
+
+// ---- records -------------------------------------------------------------------------------------------
+
+std::string GameService::record_text(std::string_view id, const Token& token) const {
+  const Live& g = find(id);
+  const Player viewer = seat_of(g, token);
+  RecordTags tags;
+  for (const Seat& s : g.seats) tags.players.push_back(s.name.value_or(""));
+  // created_at is ISO 8601 ("2026-12-02T…"); PGN writes dates "2026.12.02".
+  if (g.created_at.size() >= 10) {
+    tags.date = g.created_at.substr(0, 10);
+    std::replace(tags.date.begin(), tags.date.end(), '-', '.');
+  }
+  tags.takebacks = g.session.takebacks();
+  return seat_record_text(g.session, viewer, tags);
+}
+
+json GameService::import_record(const json& body) {
+  if (!body.is_object()) fail(ErrorKind::bad_request, "expected a JSON object");
+  const std::string text = string_field(body, "text");
+  TextRecord parsed = parse_record_text(text);
+  Session session = Session::from_record(parsed.record);
+  std::vector<Seat> seats(static_cast<size_t>(session.num_players()));
+  for (size_t i = 0; i < seats.size(); ++i) {
+    seats[i].type = "human";  // with no token: the game is there to be watched, replayed and analysed
+    if (i < parsed.tags.players.size() && !parsed.tags.players[i].empty() && parsed.tags.players[i] != "?")
+      seats[i].name = parsed.tags.players[i];
+  }
+  Live& g = register_game(std::move(session), std::move(seats), "");
+  log_line("game " + g.id + " imported from a record");
+  return json{{"id", g.id}, {"status", status_of(g)}};
 }
 
 }  // namespace tabula::server

@@ -120,6 +120,14 @@ class GameService {
   // (hundredths of a piece), its best move and how much the played move lost by the AI's reckoning.
   json start_analysis(std::string_view id);
   json analysis(std::string_view id) const;
+  // GET /api/games/{id}/record.txt: the game's text record (docs/records.md), with the seats' names and the
+  // date. While the game hides anything, the caller's view of it (a seat's own setup, the moves as it saw
+  // them; a spectator's without a token), never another seat's secrets.
+  std::string record_text(std::string_view id, const Token& token) const;
+  // POST /api/records {"text": "…"}: a text record read, replayed and kept as a game of its own, to replay
+  // and analyse (its seats are the record's names; nobody holds a token, so nobody plays on). -> {"id"}, 201.
+  // 400 naming the line for anything the record does not replay.
+  json import_record(const json& body);
 
   // WebSocket: the seat a token acts for (kSpectator without a token); GameError 404/401 otherwise.
   Player authenticate(std::string_view id, const Token& token) const;

@@ -309,6 +309,13 @@ Response method_not_allowed(const Request& req, std::string_view allow) {
   return res;
 }
 
+// Creating games (a new one, an imported record) is limited per address (admission.h).
+Response too_many_games(const Request& req, const Context& ctx) {
+  return retry_later(error_response(req, 429, "this address has created " +
+                                                  std::to_string(ctx.admission.limits().games_per_hour) +
+                                                  " games in the last hour; try again later"));
+}
+
 Response api(const Request& req, Context& ctx, const std::string& address, const std::vector<std::string_view>& seg,
              std::string_view query) {
   GameService& svc = ctx.service;
@@ -316,15 +323,20 @@ Response api(const Request& req, Context& ctx, const std::string& address, const
   const bool get = m == http::verb::get || m == http::verb::head;
   const bool post = m == http::verb::post;
   // seg[0] == "api"
+  if (seg.size() == 2 && seg[1] == "records") {
+    if (!post) return method_not_allowed(req, "POST");
+    const auto now = Admission::Clock::now();
+    if (!ctx.admission.may_create_game(address, now)) return too_many_games(req, ctx);
+    Response res = json_response(req, 201, svc.import_record(parse_body(req)));
+    ctx.admission.created_game(address, now);
+    return res;
+  }
   if (seg.size() < 2 || seg[1] != "games") return error_response(req, 404, "no such endpoint");
   if (seg.size() == 2) {
     if (get) return json_response(req, 200, svc.list(parse_query(query)));
     if (post) {
       const auto now = Admission::Clock::now();
-      if (!ctx.admission.may_create_game(address, now))
-        return retry_later(error_response(req, 429, "this address has created " +
-                                                        std::to_string(ctx.admission.limits().games_per_hour) +
-                                                        " games in the last hour; try again later"));
+      if (!ctx.admission.may_create_game(address, now)) return too_many_games(req, ctx);
       Response res = json_response(req, 201, svc.create(parse_body(req)));
       ctx.admission.created_game(address, now);
       return res;
@@ -345,6 +357,14 @@ Response api(const Request& req, Context& ctx, const std::string& address, const
     if (what == "record") {
       if (!get) return method_not_allowed(req, "GET");
       return json_response(req, 200, svc.record(id));
+    }
+    if (what == "record.txt") {
+      if (!get) return method_not_allowed(req, "GET");
+      Response res = make_response(req, http::status::ok, svc.record_text(id, bearer_token(req)),
+                                   "text/plain; charset=utf-8");
+      res.set(http::field::cache_control, "no-store");  // a seat's view while the game is on
+      res.set(http::field::content_disposition, "attachment; filename=\"tabula-" + id + ".txt\"");
+      return res;
     }
     if (what == "analysis") {
       if (post) return json_response(req, 200, svc.start_analysis(id));
