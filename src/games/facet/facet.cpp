@@ -153,6 +153,30 @@ const Stones& Facet::board_for(Player p, Stones& scratch) const {
   return scratch;
 }
 
+json Facet::danger_for(Player viewer) const {
+  json marks = json::array();
+  if (phase_ != Phase::play) return marks;
+  if (options_.fog && viewer != 0 && viewer != 1) return marks;
+  Stones scratch{};
+  const Stones& board = options_.fog ? board_for(viewer, scratch) : board_;
+  for (int m = 0; m < kSquares; ++m) {
+    const uint8_t s = board[static_cast<size_t>(m)];
+    if (s == kEmpty || !is_monarch(s)) continue;
+    json by = json::array();
+    for (int sq = 0; sq < kSquares; ++sq) {
+      const uint8_t e = board[static_cast<size_t>(sq)];
+      if (e == kEmpty || owner_of(e) == owner_of(s)) continue;
+      for_each_target(board, sq, [&](int to, bool capture) {
+        if (to == m && capture) by.push_back(square_name(sq));
+        return to == m;
+      });
+    }
+    if (!by.empty())
+      marks.push_back(json{{"square", square_name(m)}, {"player", owner_of(s)}, {"why", "monarch-attacked"}, {"by", by}});
+  }
+  return marks;
+}
+
 // Judged on the true board even under fog: the view has a move exactly when the board does (ruling F13: an
 // unseen stone turns a capture into a plain move, or a cut slide into a longer one), and this runs every ply.
 bool Facet::has_legal_move(Player p) const {

@@ -93,6 +93,10 @@ class Facet final : public Game {
 
   json state_json() const override;
   json observation_json(Player viewer) const override;
+  // A Monarch an enemy stone could take if that enemy moved now ("monarch-attacked", "by": the stones'
+  // squares), on the board as the viewer knows it: under fog a seat's own stones and the enemy's in sight
+  // (spectators of a fog game see no marks).
+  json danger_for(Player viewer) const override;
   int evaluate() const override;
   // Under fog the side to move's moves depend on its sight, which a capture can widen for one ply, so the
   // sight is part of the position.

@@ -397,5 +397,40 @@ TEST(FacetFogAI, TwoTrueGamesWithTheSameObservationHistoryGetTheSameMove) {
   EXPECT_GT(ca.info.at("nodes").get<uint64_t>(), 1000u);
 }
 
+// --- Danger marks (Game::danger_for): not a rule, what the board points out to a player ------------------
+
+json monarch_marks(const Session& s, Player viewer) { return s.game().danger_for(viewer); }
+
+TEST(FacetDanger, AMonarchAnEnemyStoneCouldTakeIsMarkedForBothPlayers) {
+  // White's agent d7 on a Field steps onto e8: Black's Monarch is in danger, whoever is to move.
+  const json board = {{"e1", "0M"}, {"d7", "0A"}, {"e8", "1M"}, {"a9", "1A"}};
+  Session s = at(board, json::object(), 0, json::object());
+  const json mark = json::array({json{{"square", "e8"}, {"player", 1}, {"why", "monarch-attacked"}, {"by", {"d7"}}}});
+  EXPECT_EQ(monarch_marks(s, 0), mark);
+  EXPECT_EQ(monarch_marks(s, 1), mark);
+  EXPECT_EQ(monarch_marks(s, kSpectator), mark);
+  EXPECT_EQ(monarch_marks(at(board, json::object(), 1, json::object()), 1), mark);
+  // Out of the agent's reach, nothing is marked.
+  EXPECT_EQ(monarch_marks(at({{"e1", "0M"}, {"d6", "0A"}, {"e8", "1M"}, {"a9", "1A"}}, json::object(), 0, json::object()), 1),
+            json::array());
+}
+
+TEST(FacetDanger, UnderFogOnlyWhatTheSeatSeesMarksItsMonarch) {
+  // White's Tower e2 slides up the open e-file onto Black's Monarch e8; neither side sees the other's stone.
+  const json terrain = {{"e2", "T"}};
+  Session blind = at({{"a1", "0M"}, {"e2", "0A"}, {"e8", "1M"}, {"a9", "1A"}}, terrain, 0, kFog);
+  EXPECT_EQ(monarch_marks(blind, 0), json::array());
+  EXPECT_EQ(monarch_marks(blind, 1), json::array());
+  EXPECT_EQ(monarch_marks(blind, kSpectator), json::array());  // spectators of a fog game see no stones
+  EXPECT_EQ(monarch_marks(at({{"a1", "0M"}, {"e2", "0A"}, {"e8", "1M"}, {"a9", "1A"}}, terrain, 0, json::object()), 1)
+                .size(),
+            1u);
+  // A Black agent d3 sees the Tower: Black's view marks its Monarch; White still does not see e8.
+  Session seen = at({{"a1", "0M"}, {"e2", "0A"}, {"e8", "1M"}, {"d3", "1A"}}, terrain, 0, kFog);
+  EXPECT_EQ(monarch_marks(seen, 1),
+            json::array({json{{"square", "e8"}, {"player", 1}, {"why", "monarch-attacked"}, {"by", {"e2"}}}}));
+  EXPECT_EQ(monarch_marks(seen, 0), json::array());
+}
+
 }  // namespace
 }  // namespace tabula::facet

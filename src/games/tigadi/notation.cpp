@@ -115,6 +115,29 @@ json Tigadi::state_json() const {
   return state;
 }
 
+json Tigadi::danger_for(Player) const {
+  json marks = json::array();
+  if (over()) return marks;
+  const Mask empty = kAllPoints & ~(pos_.board[0] | pos_.board[1]);
+  for (int side = 0; side < 2; ++side) {
+    const Mask own = pos_.board[side];
+    for (Mask line : kGeometry.lines) {
+      const Mask held = line & own;
+      if (__builtin_popcount(held) != 2 || !(line & empty)) continue;
+      const int point = __builtin_ctz(line & empty);
+      const bool reachable = pos_.in_hand[side] > 0 ||
+                             (kGeometry.neighbours[static_cast<size_t>(point)] & own & ~line) != 0;
+      if (!reachable) continue;
+      json points = json::array();
+      for (Mask b = line; b; b &= b - 1) points.push_back(std::string(point_name(__builtin_ctz(b))));
+      std::sort(points.begin(), points.end());
+      marks.push_back(json{{"square", std::string(point_name(point))}, {"player", 1 - side}, {"why", "line-open"},
+                           {"by", side}, {"line", points}});
+    }
+  }
+  return marks;
+}
+
 void Tigadi::check_options(const json& options) {
   if (options.is_null()) return;
   if (!options.is_object()) fail(ErrorKind::bad_request, "options must be an object");

@@ -81,6 +81,10 @@ class Tigadi final : public Game {
 
   json state_json() const override;
   json observation_json(Player) const override { return state_json(); }  // nothing is hidden
+  // Open lines: two gotis of a side on a line whose third point is empty and which that side can fill on
+  // its next turn (from its hand while placing, else by a goti beside it off the line); "player" is the side
+  // that would lose a goti, "by" the side that would close it.
+  json danger_for(Player viewer) const override;
   int evaluate() const override;
   uint64_t hash() const override;
 

@@ -570,5 +570,26 @@ TEST(TigadiPerft, FromTheStartForDepthsOneToSix) {
   for (int d = 0; d <= 6; ++d) EXPECT_EQ(perft(g, d), expected[d]) << "depth " << d;
 }
 
+// --- Danger marks (Game::danger_for): not a rule, what the board points out to a player ------------------
+
+json open_lines(const Session& s) { return s.game().danger_for(0); }
+
+TEST(TigadiDanger, AnOpenLineASideCanCloseOnItsNextTurnIsMarked) {
+  // Bone holds a1 and d1 with g1 empty; its goti g4 steps to g1 and closes a1-d1-g1.
+  Session s = position({"a1", "d1", "g4"}, {"a7", "d7", "c5"}, 1);
+  EXPECT_EQ(open_lines(s), json::array({json{{"square", "g1"}, {"player", 1}, {"why", "line-open"}, {"by", 0},
+                                             {"line", {"a1", "d1", "g1"}}}}));
+}
+
+TEST(TigadiDanger, ALineNoGotiCanReachIsNotMarkedAndTheGotisOfTheLineDoNotCount) {
+  // g1's neighbours are d1 (on the line itself) and g4 (empty): no Bone goti can fill it.
+  Session s = position({"a1", "d1", "c5"}, {"a7", "d7", "e5"}, 1);
+  EXPECT_EQ(open_lines(s), json::array());
+  // While placing, any empty point can be filled from the hand.
+  Session placing = position({"a1", "d1"}, {"a7"}, 1, {7, 8});
+  EXPECT_EQ(open_lines(placing).size(), 1u);
+  EXPECT_EQ(open_lines(placing)[0]["square"], "g1");
+}
+
 }  // namespace
 }  // namespace tabula::tigadi

@@ -2,6 +2,7 @@
 // the observations (each army's setup hidden until every army is in), `new` from a given state, and the
 // reasons an action is refused.
 #include "games/truth/moves.h"
+#include "games/truth/tactics.h"
 #include "games/truth/truth.h"
 
 #include <algorithm>
@@ -119,6 +120,35 @@ uint8_t mask_of(const json& list, int players, std::string_view field) {
 
 // viewer: a player, kSpectator, or kWholeTruth (-2) for the state. During setup a seat sees its own army
 // only and spectators none; from the start of play nothing is hidden.
+json Truth::danger_for(Player) const {
+  json marks = json::array();
+  const Position& p = pos_;
+  if (p.phase != Phase::play) return marks;
+  std::array<json, kMaxPlayers> burners;
+  for (int q = 0; q < p.players; ++q) {
+    // Army q at the start of its next turn: a lantern may act first (before the door action).
+    Position turn = p;
+    turn.to_move = static_cast<uint8_t>(q);
+    turn.action = 0;
+    turn.acted = kNoPiece;
+    turn.door_action_done = false;
+    const uint8_t burnable = tactics::burnable_icons(turn);
+    for (int owner = 0; owner < p.players; ++owner)
+      if (burnable & (1u << owner)) burners[static_cast<size_t>(owner)].push_back(q);
+  }
+  for (int owner = 0; owner < p.players; ++owner) {
+    if (!p.icon_stands(owner)) continue;
+    const std::string square = square_name(p.icon_square(owner));
+    if (!burners[static_cast<size_t>(owner)].is_null())
+      marks.push_back(json{{"square", square}, {"player", owner}, {"why", "icon-burnable"},
+                           {"by", burners[static_cast<size_t>(owner)]}});
+    if (p.sieges[static_cast<size_t>(owner)].active)
+      marks.push_back(json{{"square", square}, {"player", owner}, {"why", "icon-sieged"},
+                           {"count", p.sieges[static_cast<size_t>(owner)].count}});
+  }
+  return marks;
+}
+
 json Truth::observation_json(Player viewer) const {
   const Position& p = pos_;
   json board = json::object();

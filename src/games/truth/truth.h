@@ -158,6 +158,9 @@ class Truth final : public Game {
 
   json state_json() const override;
   json observation_json(Player viewer) const override;
+  // Icons an enemy could burn with the first action of its next turn ("icon-burnable", with "by": those
+  // armies) and icons whose siege is counting ("icon-sieged", with "count"). Nothing is hidden in play.
+  json danger_for(Player viewer) const override;
   int evaluate() const override;
   int evaluate_for(Player who) const override;
   int moves_per_turn() const override { return 2; }

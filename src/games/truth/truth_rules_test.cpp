@@ -2181,5 +2181,39 @@ TEST(TruthOptions, UnknownOptionsAndPlayerCountsAreRefused) {
   EXPECT_NO_THROW(Session::create("truth", {{"players", 2}}));
 }
 
+// ============================================================================================================
+// Danger marks (Game::danger_for): not a rule, what the board points out to a player
+// ============================================================================================================
+
+
+json marks_of(const Session& s, const std::string& why) {
+  json out = json::array();
+  for (const json& m : s.game().danger_for(0))
+    if (m.at("why") == why) out.push_back(m);
+  return out;
+}
+
+TEST(TruthDanger, AnIconAnEnemyLanternCanBurnOnItsNextTurnIsMarked) {
+  // Ivory's lantern e4 can end on h7, beside Jade's icon i8, with its first action.
+  Session s = at({{"e4", "0L"}, {"i8", "1I"}});
+  EXPECT_EQ(marks_of(s, "icon-burnable"),
+            json::array({json{{"square", "i8"}, {"player", 1}, {"why", "icon-burnable"}, {"by", {0}}}}));
+  // The same whoever is to move: Jade sees the threat on its own turn too.
+  Session t = at({{"e4", "0L"}, {"i8", "1I"}}, {{"to_move", 1}, {"ply", 1}});
+  EXPECT_EQ(marks_of(t, "icon-burnable").size(), 1u);
+  // An own lantern threatens nothing.
+  Session u = at({{"e4", "0L"}, {"i8", "0I"}});
+  EXPECT_EQ(marks_of(u, "icon-burnable"), json::array());
+}
+
+TEST(TruthDanger, AnIconWhoseSiegeIsCountingIsMarkedWithTheCount) {
+  Session s = at({{"i12", "1I"}, {"h11", "0D"}, {"j11", "0D"}, {"h13", "0D"}, {"k14", "0D"}});
+  EXPECT_EQ(marks_of(s, "icon-sieged"), json::array());
+  s.play("k14-j13");
+  EXPECT_EQ(marks_of(s, "icon-sieged"),
+            json::array({json{{"square", "i12"}, {"player", 1}, {"why", "icon-sieged"}, {"count", 0}}}));
+}
+
+
 }  // namespace
 }  // namespace tabula
