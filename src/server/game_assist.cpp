@@ -336,6 +336,7 @@ json GameService::import_record(const json& body) {
   std::vector<Seat> seats(static_cast<size_t>(session.num_players()));
   for (size_t i = 0; i < seats.size(); ++i) {
     seats[i].type = "human";  // with no token: the game is there to be watched, replayed and analysed
+    seats[i].imported = true;
     if (i < parsed.tags.players.size() && !parsed.tags.players[i].empty() && parsed.tags.players[i] != "?")
       seats[i].name = parsed.tags.players[i];
   }

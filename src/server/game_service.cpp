@@ -112,12 +112,13 @@ GameService::GameService(Storage& storage, AiScheduler scheduler, Config config)
         if (js.contains("name") && js["name"].is_string()) seat.name = js["name"].get<std::string>();
         if (js.contains("level") && js["level"].is_number_integer()) seat.level = js["level"].get<int>();
         if (js.contains("handed_from") && js["handed_from"].is_string()) seat.handed_from = js["handed_from"].get<std::string>();
+        seat.imported = js.value("imported", false);
         seats.push_back(std::move(seat));
       }
       for (const auto& [i, token_hash] : sg.token_hashes)
         if (i >= 0 && i < static_cast<int>(seats.size())) seats[static_cast<size_t>(i)].token_hash = token_hash;
       for (const Seat& seat : seats)
-        if ((seat.type == "human" || seat.handed_from == "human") && seat.token_hash.empty())
+        if ((seat.type == "human" || seat.handed_from == "human") && seat.token_hash.empty() && !seat.imported)
           throw std::runtime_error("a human seat has no token");
       json public_options = s.observation(kSpectator).value("options", json::object());
       Live live{sg.id, sg.created_at, next_order_++, std::move(seats), sg.creator_hash, std::move(s),
@@ -198,6 +199,7 @@ json GameService::stored_seats(const std::vector<Seat>& seats) {
     json js{{"type", s.type}, {"name", s.name ? json(*s.name) : json(nullptr)},
             {"level", s.level ? json(*s.level) : json(nullptr)}};
     if (!s.handed_from.empty()) js["handed_from"] = s.handed_from;
+    if (s.imported) js["imported"] = true;
     out.push_back(std::move(js));
   }
   return out;

@@ -148,6 +148,8 @@ class GameService {
     // A seat the creator handed to the AI: what it was ("human" or "open"), to give it back; empty otherwise.
     // While handed, its type is "ai" and its person's token shows the seat but cannot act for it.
     std::string handed_from;
+    // A person's seat of a game imported from a record (import_record): nobody holds a token for it.
+    bool imported = false;
   };
   struct Live {
     std::string id;
