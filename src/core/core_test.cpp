@@ -247,5 +247,18 @@ TEST(SessionEndBeforePlay, AGameCopiedAfterTheEndKeepsItsSetupsHidden) {
   EXPECT_EQ(seen_by(c, 1).find("north-star"), std::string::npos);
 }
 
+TEST(Session, ARecordHoldsItsStartInFullARandomLayoutsTerrainNotOnlyItsSeed) {
+  Session a = Session::create("facet", json{{"layout", "random"}, {"seed", 11}});
+  a.play(a.legal().front());
+  const json record = a.record();
+  EXPECT_EQ(record["initial"]["terrain"], Session::create("facet", json{{"layout", "random"}, {"seed", 11}}).state()["terrain"]);
+  EXPECT_NE(record["initial"]["terrain"], Session::create("facet", json{{"layout", "random"}, {"seed", 12}}).state()["terrain"]);
+  // A reader without our generator replays from `initial` and the moves to the same game.
+  Session b = Session::from_state("facet", record["initial"]);
+  for (const json& m : record["moves"]) b.play(m.get<std::string>());
+  EXPECT_EQ(b.state()["board"], a.state()["board"]);
+  EXPECT_EQ(b.state()["terrain"], a.state()["terrain"]);
+}
+
 }  // namespace
 }  // namespace tabula

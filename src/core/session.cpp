@@ -278,9 +278,19 @@ json Session::record() const {
     if (a.at("type") == "setup" && !sealed) setups[std::to_string(a.at("player").get<int>())] = a.at("placement");
   }
   const Result* r = game_->result();
+  // The start in full, whatever made it (a FACET random layout's terrain, not only its seed): another
+  // implementation replays the record from it without our random generator.
+  json initial = sealed ? json(nullptr) : start_;
+  if (initial.is_null()) {
+    try {
+      initial = create(kind(), options_).state();
+    } catch (const GameError&) {  // an adopted game outside the catalogue: nothing to rebuild it from
+    }
+  }
   return json{{"game", std::string(kind())},
               {"options", options_},
               {"start", sealed ? json(nullptr) : start_},
+              {"initial", std::move(initial)},
               {"actions", actions},
               {"setups", setups},
               {"moves", moves},

@@ -82,7 +82,9 @@ class Session {
   size_t event_count() const { return events_.size(); }
   const std::vector<Event>& events() const { return events_; }
 
-  // The record: {"game","options","start","actions":[…],"setups":{…},"moves":[…],"result","takebacks"}.
+  // The record: {"game","options","start","initial","actions":[…],"setups":{…},"moves":[…],"result",
+  // "takebacks"}. `initial` is the state before the first action in full (a FACET random layout's terrain
+  // included), for a reader without our random generator; a replay reads `start` and the options.
   // `actions` is the complete ordered log ({"type":"move","move":…}, {"type":"setup",…}, {"type":"offer",…},
   // {"type":"adjudicate",…}, {"type":"takeback",…}) and what a replay reads; `setups` (player -> placement)
   // and `moves` (the move strings) are the line of play's, derived from it, for reading; `takebacks` counts
