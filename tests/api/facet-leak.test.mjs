@@ -483,6 +483,10 @@ test('the byte checks catch planted leaks', async () => {
     'the truth\'s board under the observation': (b) => { b.observation.board = { ...truth.board }; },
     'an event that is the truth, not the view': (b) => { b.events = shadow.fullEvents().slice(0, b.events.length); },
     'seat 0\'s token': (b) => { b.you = tokens[0]; },
+    'a danger mark from a stone out of sight': (b) => {
+      b.danger = [{ square: Object.keys(truth.board).find((q) => truth.board[q] === '1M'), player: 1, why: 'monarch-attacked', by: [hiddenWhite] }];
+    },
+    'a hint that is no legal move of the seat': (b) => { b.hint = { move: `${hiddenWhite}-b5`, pending: false }; },
   };
   for (const [name, plant] of Object.entries(plants)) {
     const found = check(black, plant);
@@ -498,6 +502,7 @@ test('the byte checks catch planted leaks', async () => {
     'a capture off the Thrones': (b) => { b.events.push({ type: 'capture', square: 'h6', piece: '1A', by: 0, points: 0 }); },
     'a decay': (b) => { b.events.push({ type: 'decay', square: 'd2', from: 'S', to: 'G' }); },
     'legal moves': (b) => { b.legal = ['c8-c7']; },
+    'a danger mark': (b) => { b.danger = [{ square: 'e5', player: 1, why: 'monarch-attacked', by: ['e4'] }]; },
   };
   for (const [name, plant] of Object.entries(spectatorPlants)) {
     const found = check(spectator, plant);

@@ -436,7 +436,9 @@ const SQUARE_IN_TEXT = /(?<![A-Za-z0-9])([a-i][1-9])(?![A-Za-z0-9])/g;
 // Everything a message may hold: a key anywhere else (the AI's thinking, a record's actions, the truth's
 // fields) is a finding.
 const TOP_KEYS = new Set(['id', 'game', 'options', 'seats', 'observation', 'legal', 'events', 'you', 'status', 'result',
-  'created', 'type', 'error', 'hidden']);
+  'created', 'type', 'error', 'hidden',
+  // Around the board (docs/server.md): `danger` names squares, checked below against the viewer's sight.
+  'takebacks', 'takeback_request', 'hint', 'rematch', 'analysis', 'danger', 'assist', 'reset']);
 const OBS_KEYS_FOG = ['badges', 'board', 'coronation', 'draw_offer', 'game', 'ghosts', 'options', 'phase', 'ply',
   'result', 'terrain', 'to_move', 'visible'];
 const SEAT_KEYS = ['handed', 'level', 'name', 'seat', 'type'];
@@ -470,6 +472,7 @@ function squareAllowedAt(s) {
   if (a === 'observation' && b === 'visible' && s.path.length === 3) return true;
   if (a === 'events' && s.path.length === 3 && ['from', 'to', 'square'].includes(c) && !s.key) return true;
   if (a === 'legal' && s.path.length === 2) return true;
+  if (a === 'danger' && !s.key && (s.path.length === 3 && c === 'square' || s.path.length === 4 && c === 'by')) return true;
   return false;
 }
 
@@ -517,7 +520,7 @@ export function checkMessage(viewer, entry, game) {
   for (const s of strings) {
     if (s.path[0] === 'error' || s.path[0] === 'id' || s.path[0] === 'created' || (s.path[0] === 'seats' && s.path[2] === 'name')) continue;
     if (SQUARE_RE.test(s.value) && !squareAllowedAt(s)) say(`a square ${s.value} at ${s.path.join('.')}`);
-    else if (!s.key && s.path[0] !== 'legal' && squaresIn(s.value).length && !SQUARE_RE.test(s.value)) say(`a square in the text "${s.value}" at ${s.path.join('.')}`);
+    else if (!s.key && s.path[0] !== 'legal' && !(s.path[0] === 'hint' && s.path[1] === 'move') && squaresIn(s.value).length && !SQUARE_RE.test(s.value)) say(`a square in the text "${s.value}" at ${s.path.join('.')}`);
     if (!s.key && /^[01][MA]$/.test(s.value) && enemy(s.value[0])) {
       const onBoard = s.path[0] === 'observation' && s.path[1] === 'board' && s.path.length === 3;
       const ghost = s.path[0] === 'observation' && s.path[1] === 'ghosts' && s.path.length === 3;
@@ -528,6 +531,17 @@ export function checkMessage(viewer, entry, game) {
   }
   const rawStones = [...entry.text.matchAll(STONE_RE)].filter((m) => enemy(m[1]));
   if (rawStones.length !== allowedStones) say(`${rawStones.length} enemy stones in the raw bytes, ${allowedStones} where they may be`);
+
+  // Danger marks: a Monarch and its attackers, each a stone the viewer sees (its own, or an enemy's in sight);
+  // none for a spectator of a fog game. A hint is one of the seat's own legal moves.
+  for (const d of j.danger ?? []) {
+    if (seat === null) { say(`a spectator sees a danger mark ${canon(d)}`); continue; }
+    for (const sq of [d.square, ...(d.by ?? [])]) {
+      const v = truth.board[sq];
+      if (!v || (enemy(v[0]) && !sight.has(sq))) say(`a danger mark names ${sq}, which the viewer does not see: ${canon(d)}`);
+    }
+  }
+  if (j.hint?.move && !(seat !== null && shadow.expectedLegal(seat, k).includes(j.hint.move))) say(`a hint ${j.hint.move}`);
 
   // Error messages: the squares they name are the request's own, or hold a stone the viewer sees.
   if (typeof j.error === 'string') {
