@@ -15,26 +15,6 @@ json events_json(const std::vector<Event>& events) {
   return out;
 }
 
-// Nesting depth of a JSON text, counted outside strings, so hostile input cannot recurse the parser deep.
-int nesting_depth(std::string_view s) {
-  int depth = 0, worst = 0;
-  bool in_string = false, escaped = false;
-  for (char c : s) {
-    if (in_string) {
-      if (escaped) escaped = false;
-      else if (c == '\\') escaped = true;
-      else if (c == '"') in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
-      worst = std::max(worst, ++depth);
-    } else if (c == ']' || c == '}') {
-      --depth;
-    }
-  }
-  return worst;
-}
-
 json error_response(const std::string& message) { return json{{"ok", false}, {"error", message}}; }
 
 Player player_field(const json& request, const Session& s) {

@@ -1,5 +1,7 @@
 #include "core/json.h"
 
+#include <algorithm>
+
 #include "core/error.h"
 
 namespace tabula {
@@ -38,6 +40,25 @@ void require_known_fields(const json& object, std::initializer_list<std::string_
     for (std::string_view k : known) ok = ok || it.key() == k;
     if (!ok) fail(ErrorKind::bad_request, "unknown " + std::string(what) + " \"" + it.key() + "\"");
   }
+}
+
+int nesting_depth(std::string_view s) {
+  int depth = 0, worst = 0;
+  bool in_string = false, escaped = false;
+  for (char c : s) {
+    if (in_string) {
+      if (escaped) escaped = false;
+      else if (c == '\\') escaped = true;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      worst = std::max(worst, ++depth);
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return worst;
 }
 
 }  // namespace tabula

@@ -17,5 +17,8 @@ std::string string_field(const json& object, std::string_view key);
 long long int_field(const json& object, std::string_view key, long long lo, long long hi);
 // GameError(bad_request) naming the first key of `object` not in `known`, e.g. "unknown state field \"x\"".
 void require_known_fields(const json& object, std::initializer_list<std::string_view> known, std::string_view what);
+// The nesting depth of a JSON text, counted outside strings without parsing it, so that hostile input is
+// refused before a recursive parser could go that deep.
+int nesting_depth(std::string_view text);
 
 }  // namespace tabula

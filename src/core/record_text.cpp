@@ -99,29 +99,10 @@ std::string pairs_text(const json& map) {
   return out;
 }
 
-// Refuses JSON nested deeper than kMaxJsonDepth before it is parsed (nothing downstream needs more, and it
-// bounds every recursive walk of what a text holds).
-bool shallow_json(std::string_view s) {
-  int depth = 0;
-  bool in_string = false, escaped = false;
-  for (char c : s) {
-    if (in_string) {
-      if (escaped) escaped = false;
-      else if (c == '\\') escaped = true;
-      else if (c == '"') in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
-      if (++depth > kMaxJsonDepth) return false;
-    } else if (c == ']' || c == '}') {
-      --depth;
-    }
-  }
-  return true;
-}
-
 json parse_json_value(std::string_view s, const std::string& where) {
-  if (!shallow_json(s)) bad(where + " nests deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+  // Refused before it is parsed: nothing downstream needs more, and it bounds every recursive walk of what a
+  // text holds.
+  if (nesting_depth(s) > kMaxJsonDepth) bad(where + " nests deeper than " + std::to_string(kMaxJsonDepth) + " levels");
   json j = json::parse(s.begin(), s.end(), nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) bad(where + " is not valid JSON");
   return j;

@@ -21,19 +21,10 @@ namespace {
 
 using tabula::testing::kSanitized;
 
-struct Case {
-  std::string kind;
-  std::string label;
-  json options;
-};
+using Case = testing::GameCase;
 
-void PrintTo(const Case& c, std::ostream* os) { *os << c.kind << " " << c.options.dump(); }
-
-// Every variant of every game, and the option sets that change what a record holds.
 std::vector<Case> cases() {
-  std::vector<Case> out;
-  for (const GameKind& k : game_kinds())
-    for (const GameKind::Variant& v : k.variants) out.push_back(Case{k.name, std::to_string(v.players) + "_players", v.options});
+  std::vector<Case> out = testing::every_variant();
   out.push_back(Case{"stratego", "short_limits", json{{"two_square_limit", 2}, {"repetition_rule", false}, {"max_plies", 120}}});
   out.push_back(Case{"facet", "fog", json{{"modes", {"fog"}}}});
   out.push_back(Case{"facet", "decay", json{{"modes", {"decay"}}}});

@@ -5,8 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <ostream>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace tabula::testing {
 
@@ -33,6 +35,22 @@ inline std::string illegal_reason(Session& s, const std::string& move) {
   }
   ADD_FAILURE() << move << " was accepted";
   return "";
+}
+
+// One game kind under one set of options, for the tests run over every game (conformance, records).
+struct GameCase {
+  std::string kind;
+  std::string label;  // names the case in the test's name
+  json options;
+};
+inline void PrintTo(const GameCase& c, std::ostream* os) { *os << c.kind << " " << c.options.dump(); }
+
+// Every registered kind's variants (one per player count), labelled "<n>_players".
+inline std::vector<GameCase> every_variant() {
+  std::vector<GameCase> out;
+  for (const GameKind& k : game_kinds())
+    for (const GameKind::Variant& v : k.variants) out.push_back(GameCase{k.name, std::to_string(v.players) + "_players", v.options});
+  return out;
 }
 
 }  // namespace tabula::testing

@@ -47,13 +47,7 @@ const std::map<std::string, std::vector<std::pair<std::string, json>>>& extra_op
   return extras;
 }
 
-struct Case {
-  std::string kind;
-  std::string label;
-  json options;
-};
-
-void PrintTo(const Case& c, std::ostream* os) { *os << c.kind << " " << c.options.dump(); }
+using Case = testing::GameCase;
 
 std::vector<Case> cases() {
   std::vector<Case> out;
