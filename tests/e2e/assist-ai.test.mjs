@@ -48,7 +48,11 @@ const interactiveAt = (page, ply) => page.waitForFunction((p) => {
 }, ply, { timeout: 30000 });
 
 // Where an element's centre is on the page.
-const centreOf = (page, sel) => page.$eval(sel, e => { const r = e.getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 }; });
+// (A mark is drawn once the board is laid out: wait until it has a size.)
+async function centreOf(page, sel) {
+  await page.waitForFunction((sel) => { const e = document.querySelector(sel); return e && e.getBoundingClientRect().width > 0; }, sel);
+  return page.$eval(sel, e => { const r = e.getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 }; });
+}
 async function assertOver(page, markSel, squareSel, what) {
   const a = await centreOf(page, markSel);
   const b = await centreOf(page, squareSel);

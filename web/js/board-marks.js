@@ -28,7 +28,8 @@ export class BoardMarks {
     this.resize.observe(container);
   }
 
-  // marks: [{ kind: 'hint' | 'best', move }, { kind: 'danger', square, player, why, own }, { kind: 'line', line, player, own }]
+  // marks: [{ kind: 'hint' | 'best', move }, { kind: 'danger', square, player, why, own, attackers },
+  //         { kind: 'line', line, square, player, own }]; own: the danger is the viewer's (else its chance)
   draw(marks) {
     this.marks = marks || [];
     // After the board's own drawing, so that `#board svg` still finds the board first.
@@ -56,6 +57,8 @@ export class BoardMarks {
     const origin = { x: box.left + c.clientLeft, y: box.top + c.clientTop };
     const w = c.clientWidth;
     const hgt = c.clientHeight;
+    // Not laid out yet: the resize observer draws them once it is.
+    if (!w || !hgt) return;
     root.setAttribute('width', w);
     root.setAttribute('height', hgt);
     // (The board container's rules size its SVGs to the width; the overlay is exactly the container's size.)
@@ -69,6 +72,11 @@ export class BoardMarks {
         if (!p) continue;
         root.append(svg('circle', { class: `bm-danger${m.own ? ' own' : ' other'}`, cx: p.x, cy: p.y, r: p.r * 0.92,
           'data-mark': 'danger', 'data-at': m.square, 'data-why': m.why || '', 'data-player': m.player ?? '' }));
+        // The stones that threaten it (FACET's `by`), ringed faintly.
+        for (const sq of m.attackers || []) {
+          const a = this.place(sq, origin);
+          if (a) root.append(svg('circle', { class: `bm-attacker${m.own ? ' own' : ' other'}`, cx: a.x, cy: a.y, r: a.r * 0.8, 'data-mark': 'attacker', 'data-at': sq }));
+        }
       } else if (m.kind === 'line') {
         const pts = (m.line || []).map(sq => this.place(sq, origin));
         if (pts.length < 2 || pts.some(p => !p)) continue;

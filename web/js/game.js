@@ -115,9 +115,13 @@ function actingSeat() {
 const hiddenInfo = () => !!(S.game && S.game.hidden);
 const handOverGame = () => hiddenInfo() && heldSeats().length > 1 && !isOver();
 
-// Whether observation `a` is at least as far on as `b`: by ply, then by `action` (a Truth turn's two actions
-// share a ply).
-const notOlder = (a, b) => (a.ply ?? 0) > (b.ply ?? 0) || ((a.ply ?? 0) === (b.ply ?? 0) && (a.action ?? 0) >= (b.action ?? 0));
+// Whether observation `a` is at least as far on as `b`: by phase (the setup's last army in begins play at ply 0,
+// so a read answered from before it must not bring the setup editor back), then ply, then `action` (a Truth
+// turn's two actions share a ply).
+const PHASES = { setup: 0, play: 1, over: 2 };
+const phaseRank = (o) => PHASES[o.phase] ?? 1;
+const notOlder = (a, b) => phaseRank(a) > phaseRank(b) || (phaseRank(a) === phaseRank(b) &&
+  ((a.ply ?? 0) > (b.ply ?? 0) || ((a.ply ?? 0) === (b.ply ?? 0) && (a.action ?? 0) >= (b.action ?? 0))));
 
 function showError(el, err) {
   $(el).textContent = err ? (err instanceof ApiError ? err.message : String(err.message || err)) : '';
@@ -848,16 +852,20 @@ function setOpenLines(on) { try { localStorage.setItem(OPEN_LINES_KEY, on ? 'on'
 // Stratego, FACET); Truth's scored stalemate stays with its board.
 const drawOffers = () => !!S.observation && 'draw_offer' in S.observation && !!S.game && S.game.seats.length === 2;
 
-// The server's danger marks for the present position, as the overlay draws them: a ring on a square, and
-// (Tigadi, only while "Show open lines" is on) a line a player could close, with the point that closes it.
+// The server's danger marks for the present position (docs/server.md): `player` is the side whose piece or
+// gotis are in danger, `by` who threatens them (FACET: the attackers' squares; Truth: the armies; Tigadi: the
+// side that could close the line). The overlay rings the square (red when the danger is the viewer's, amber when
+// it is another side's: the viewer's chance), FACET's attackers faintly too; Tigadi's open lines, only while
+// "Show open lines" is on, as a segment with the point that closes it.
 function shownDangers(vs) {
   const lines = openLinesOn();
   const out = [];
   for (const d of S.assist.danger || []) {
-    if (!d || typeof d !== 'object') continue;
-    const own = vs !== null && d.player === vs;
-    if (Array.isArray(d.line)) { if (lines) out.push({ kind: 'line', line: d.line, square: d.square, player: d.player, why: d.why, own }); }
-    else if (d.square) out.push({ kind: 'danger', square: d.square, player: d.player, why: d.why, own });
+    if (!d || typeof d !== 'object' || typeof d.square !== 'string') continue;
+    const own = vs === null || d.player === vs;
+    const mark = { ...d, own };
+    if (Array.isArray(d.line)) { if (lines) out.push({ ...mark, kind: 'line' }); }
+    else out.push({ ...mark, kind: 'danger', attackers: Array.isArray(d.by) ? d.by.filter(x => typeof x === 'string') : [] });
   }
   return out;
 }
@@ -865,12 +873,17 @@ function shownDangers(vs) {
 function dangerWords(d, vs) {
   const mine = vs !== null && d.player === vs;
   const whose = mine ? 'Your' : `${playerName(d.player)}’s`;
+  const who = (p) => (vs !== null && p === vs ? 'you' : playerName(p));
   switch (d.why) {
-    case 'monarch-attacked': return `${whose} Monarch on ${d.square} can be taken.`;
-    case 'icon-burnable': return `${whose} icon on ${d.square} can be burned.`;
-    case 'icon-sieged': return `${whose} icon on ${d.square} is under siege.`;
-    case 'line-open': return `${mine ? 'You' : playerName(d.player)} can close a line${d.square ? ` at ${d.square}` : ''}.`;
-    default: return `${whose} ${d.why || 'piece'}${d.square ? ` on ${d.square}` : ''}.`;
+    case 'monarch-attacked': return `${whose} Monarch on ${d.square} can be taken${d.attackers && d.attackers.length ? ` (from ${andList(d.attackers)})` : ''}.`;
+    case 'icon-burnable': return `${whose} icon on ${d.square} can be burned${Array.isArray(d.by) && d.by.length ? ` by ${andList(d.by.map(who))}` : ''}.`;
+    case 'icon-sieged': return `${whose} icon on ${d.square} is under siege${Number.isInteger(d.count) ? ` (${d.count})` : ''}.`;
+    case 'line-open': {
+      const by = Number.isInteger(d.by) ? d.by : 1 - d.player;
+      const closer = vs !== null && by === vs ? 'You' : playerName(by);
+      return `${closer} can close a line at ${d.square}${Array.isArray(d.line) ? ` (${d.line.join('–')})` : ''}.`;
+    }
+    default: return `${whose} piece on ${d.square}: ${d.why || 'danger'}.`;
   }
 }
 
