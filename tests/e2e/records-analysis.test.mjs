@@ -184,3 +184,44 @@ test('Stratego while the armies are hidden: "Download my view"; the lobby refuse
   assertNoErrors(page);
   await context.close();
 });
+
+test('The Game of Truth for four: analysed turn by turn, a dot per position in the mover\'s colour', { timeout: 240000 }, async () => {
+  const created = await apiJson(server.url, 'POST', '/api/games', {
+    body: { game: 'truth', options: { players: 4 }, seats: [{ type: 'human', name: 'Ana' }, { type: 'ai', level: 1 }, { type: 'ai', level: 1 }, { type: 'ai', level: 1 }] } });
+  const token = created.tokens['0'];
+  await apiJson(server.url, 'POST', `/api/games/${created.id}/setup`, { body: { arrangement: 'suggested' }, token });
+  // Two rounds: Ana's turn (two actions, or a pass) through the API, the AIs answer.
+  for (let round = 0; round < 2; round++) {
+    let g = await waitGame(created.id, token, x => x.status === 'over' || (x.observation.to_move === 0 && x.legal.length > 0));
+    if (g.status === 'over') break;
+    const ply = g.observation.ply;
+    for (let a = 0; a < 2 && g.observation.ply === ply && g.status !== 'over'; a++) {
+      const move = g.legal[Math.floor(Math.random() * g.legal.length)];
+      await apiJson(server.url, 'POST', `/api/games/${created.id}/moves`, { body: { move }, token });
+      g = await game(created.id, token);
+      if (move === 'pass') break;
+    }
+  }
+  const g = await game(created.id, token);
+  if (g.status !== 'over') await apiJson(server.url, 'POST', `/api/games/${created.id}/offers`, { body: { what: 'resign' }, token });
+  const context = await browser.newContext({ viewport: { width: 1200, height: 1000 } });
+  const page = await openAs(context, created.id, { 0: token });
+  await page.waitForSelector('#analyse:not(.hidden)');
+  await page.click('#analyse');
+  await page.waitForSelector('#analysis-plot', { timeout: 180000 });
+  const analysis = await apiJson(server.url, 'GET', `/api/games/${created.id}/analysis`);
+  assert.equal(Number(await page.getAttribute('#analysis-plot', 'data-points')), analysis.positions.length);
+  assert.equal(await page.$('#analysis-plot .eval-line'), null, 'four players: no single line');
+  assert.equal(await page.$$eval('#analysis-plot circle.eval-dot', els => els.length), analysis.positions.length, 'a dot per position');
+  const colours = await page.$$eval('#analysis-plot circle.eval-dot:not(.judged)', els => new Set(els.map(e => getComputedStyle(e).fill)).size);
+  assert.ok(colours >= 2, 'the movers\' colours');
+  // A turn of two actions is one list entry: its mark is the worse of its actions'.
+  const entries = await page.$$eval('#moves li', els => els.length);
+  assert.ok(entries < analysis.total, `${entries} turns for ${analysis.total} actions`);
+  await page.click('#moves li[data-ply="0"] .ply');
+  await page.waitForFunction(() => document.getElementById('replay-panel').dataset.index === '1');
+  assert.match(await page.textContent('#analysis-note'), /^Move 2: Jade played [a-q]\d+-[a-q]\d+ \(the first action\)/);
+  await screenshot(page, 'records-analysis-truth-four');
+  assertNoErrors(page);
+  await context.close();
+});

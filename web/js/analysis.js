@@ -62,9 +62,12 @@ export function drawPlot(container, { positions, total, players, colours, names,
   for (const v of values) {
     const mark = marks.get(v.index);
     if (players === 2 && !mark) continue;
-    root.append(svg('circle', { class: `eval-dot${mark ? ` judged${mark === '??' ? ' blunder' : ''}` : ''}`,
-      cx: x(v.index), cy: y(v.value), r: mark ? 3.6 : 2.4, fill: players === 2 ? undefined : colours[v.mover],
-      'data-index': v.index, 'data-mark': mark || undefined }));
+    const dot = svg('circle', { class: `eval-dot${mark ? ` judged${mark === '??' ? ' blunder' : ''}` : ''}${players === 2 ? '' : ' mover'}`,
+      cx: x(v.index), cy: y(v.value), r: mark ? 3.6 : 2.6, 'data-index': v.index, 'data-mover': v.mover, 'data-mark': mark || undefined });
+    // More than two players: each dot in its mover's colour (through the CSSOM: the stylesheet's fill would win
+    // over an attribute, and a style attribute is refused).
+    if (players !== 2 && !mark) dot.style.fill = colours[v.mover];
+    root.append(dot);
   }
   root.addEventListener('click', (e) => {
     const r = root.getBoundingClientRect();

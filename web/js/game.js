@@ -1156,7 +1156,9 @@ function renderAnalysis({ over }) {
   let note = '';
   if (r.index >= r.plies.length) note = 'The final position. Click the plot or a move to look at another.';
   else if (at) {
-    note = `Move ${at.index + 1}: ${playerName(at.mover)} played ${at.played}`;
+    // The list's move number (a Truth turn is one entry of two actions: the first is the one analysed here).
+    const several = r.spans[r.index].count > 1;
+    note = `Move ${r.index + 1}: ${playerName(at.mover)} played ${at.played}${several ? ' (the first action)' : ''}`;
     note += at.best && at.best !== at.played ? `; the AI preferred ${at.best} (marked on the board)` : '; the AI agrees';
     note += typeof at.loss === 'number' && at.loss > 0 ? `, ${inPieces(at.loss)} of a piece better.` : '.';
   }
@@ -1220,8 +1222,13 @@ function askHint() {
   return assistPost('hint', 'hint', {}, { after: (res) => { if (res && res.hint) S.assist = { ...S.assist, hint: res.hint }; } });
 }
 function offer(what) { return assistPost('offer', 'offers', { what }); }
-function askRematch() {
+// Every seat this browser holds asks (a hot seat's rematch needs both), the seat shown last.
+async function askRematch() {
   S.rematchWatch = true;
+  const others = heldSeats().filter(seat => seat !== actingSeat());
+  for (const seat of others) {
+    try { await api('POST', `/api/games/${encodeURIComponent(gameId)}/rematch`, { body: {}, token: tokenFor(seat) }); } catch { /* said below */ }
+  }
   return assistPost('rematch', 'rematch', {}, {
     errorEl: 'after-error',
     after: (res) => { if (res && res.rematch) { S.assist = { ...S.assist, rematch: res.rematch }; followRematch(); } },
