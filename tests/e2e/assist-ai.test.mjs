@@ -4,7 +4,7 @@
 // the hint appears, on one of the player's own pieces.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, newPage, assertNoErrors, screenshot, apiJson, boardPieces, pieces } from './helpers.mjs';
+import { startServer, launch, newPage, assertNoErrors, screenshot, apiJson, boardPieces, pieces, phoneContext, noSideScroll } from './helpers.mjs';
 import { clickTurn, waitTurnOrEnd as truthTurnOrEnd, boardState as truthState } from './truth-helpers.mjs';
 
 let server, browser;
@@ -221,6 +221,34 @@ test('Stratego against the AI: a hint moves one of my pieces', { timeout: 120000
   // The overlay names squares only in data-at: the board's own squares are still the only [data-square].
   assert.equal(await page.$$eval('.board-marks [data-square], .board-marks [data-piece]', els => els.length), 0);
   await screenshot(page, 'assist-stratego-hint');
+  assertNoErrors(page);
+  await context.close();
+});
+
+test('On a 390×844 phone in the dark: the hint over the board, Take back in reach', { timeout: 90000 }, async () => {
+  const { id, token, tokens } = await makeGame('tigadi', [{ type: 'human', name: 'Ana' }, { type: 'ai', level: 1 }]);
+  const context = await phoneContext(browser);
+  const page = await newPage(context);
+  await page.goto(server.url + '/');
+  await page.evaluate(([id, tokens]) => { localStorage.setItem(`tabula:game:${id}`, JSON.stringify({ tokens })); localStorage.setItem('tabula:theme', 'dark'); }, [id, tokens]);
+  await page.goto(`${server.url}/game.html?id=${id}`);
+  await interactiveAt(page, 0);
+  await page.tap('#board [data-point="d1"]');
+  await interactiveAt(page, 2);
+  await page.tap('#hint-button');
+  await page.waitForSelector('.board-marks [data-mark="hint"]', { state: 'attached' });
+  const hinted = await page.getAttribute('.board-marks [data-mark="hint"]', 'data-move');
+  assert.equal((await game(id, token)).hint.move, hinted);
+  const to = hinted.split('x')[0].split('-').pop();
+  await assertOver(page, '.board-marks [data-mark="hint"] [data-end="to"]', `#board [data-point="${to}"]`, 'hint on the phone');
+  await noSideScroll(page);
+  assert.equal(await page.getAttribute('html', 'data-theme'), 'dark');
+  assert.ok(await page.isVisible('#takeback'));
+  await page.$eval('#board', e => e.scrollIntoView());
+  await screenshot(page, 'assist-tigadi-hint-phone-dark');
+  await page.tap('#takeback');
+  await interactiveAt(page, 0);
+  assert.equal(await page.textContent('#takebacks-note'), 'Played with 1 take-back.');
   assertNoErrors(page);
   await context.close();
 });

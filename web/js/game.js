@@ -178,6 +178,7 @@ async function start() {
     return;
   }
   S.heard = S.events.length; // the position loaded makes no sound
+  if (!isOver()) S.replayStart = null; // ?move=N is for a finished game's replay
   S.info = gameInfo(S.game.game);
   try {
     const kinds = await api('GET', '/api/games/kinds');
