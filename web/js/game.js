@@ -1119,7 +1119,8 @@ function renderAnalysis({ over }) {
   const can = A.assist || {};
   const an = A.analysis;
   const panel = $('analysis-panel');
-  const show = over && (!!can.analysis || !!an);
+  // (A game that ended before its first move has nothing to analyse, though the server would say so.)
+  const show = over && (!!can.analysis || !!an) && !(S.replay && S.record && S.replay.moves === 0);
   panel.classList.toggle('hidden', !show);
   if (!show) return;
   $('analyse').classList.toggle('hidden', !can.analysis || !!an);
