@@ -48,10 +48,14 @@ const interactiveAt = (page, ply) => page.waitForFunction((p) => {
 }, ply, { timeout: 30000 });
 
 // Where an element's centre is on the page.
-// (A mark is drawn once the board is laid out: wait until it has a size.)
+// (A mark is drawn once the board is laid out: wait until it has a size, and measure it in the same look.)
 async function centreOf(page, sel) {
-  await page.waitForFunction((sel) => { const e = document.querySelector(sel); return e && e.getBoundingClientRect().width > 0; }, sel);
-  return page.$eval(sel, e => { const r = e.getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 }; });
+  const handle = await page.waitForFunction((sel) => {
+    const e = document.querySelector(sel);
+    const r = e ? e.getBoundingClientRect() : null;
+    return r && r.width > 0 ? { x: r.x + r.width / 2, y: r.y + r.height / 2 } : null;
+  }, sel);
+  return handle.jsonValue();
 }
 async function assertOver(page, markSel, squareSel, what) {
   const a = await centreOf(page, markSel);

@@ -19,10 +19,14 @@ async function open(context, id, tokens) {
   await page.goto(`${server.url}/game.html?id=${id}`);
   return page;
 }
-// (A mark is drawn once the board is laid out: wait until it has a size.)
+// (A mark is drawn once the board is laid out: wait until it has a size, and measure it in the same look.)
 async function centreOf(page, sel) {
-  await page.waitForFunction((sel) => { const e = document.querySelector(sel); return e && e.getBoundingClientRect().width > 0; }, sel);
-  return page.$eval(sel, e => { const r = e.getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 }; });
+  const handle = await page.waitForFunction((sel) => {
+    const e = document.querySelector(sel);
+    const r = e ? e.getBoundingClientRect() : null;
+    return r && r.width > 0 ? { x: r.x + r.width / 2, y: r.y + r.height / 2 } : null;
+  }, sel);
+  return handle.jsonValue();
 }
 async function near(page, a, squareSel, what) {
   const b = await centreOf(page, squareSel);
