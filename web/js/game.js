@@ -1151,8 +1151,11 @@ function renderAnalysis({ over }) {
     });
   }
   const bad = a.marks.size;
+  // (With four players the server cannot say what a move lost: the next mover's score is another player's.)
+  const measured = a.positions.some(p => typeof p.loss === 'number');
   $('analysis-legend').textContent = `${two ? `Up is good for ${playerName(0)}, down for ${playerName(1)}. ` : 'Each point from the side of the player to move. '}` +
-    `${bad ? `“?” marks a move that lost ${inPieces(MISTAKE)} or more of a piece by the AI’s count, “??” the three that lost the most.` : 'No move lost much by the AI’s count.'}`;
+    `${bad ? `“?” marks a move that lost ${inPieces(MISTAKE)} or more of a piece by the AI’s count, “??” the three that lost the most.`
+      : measured ? 'No move lost much by the AI’s count.' : 'What each move lost is not measured here, only the AI’s preferred moves.'}`;
   // What the analysis says of the move played from the position shown.
   const at = analysedAt(r.index);
   let note = '';
