@@ -91,6 +91,45 @@ test('Tigadi: the server\'s open lines, shown on request', { timeout: 90000 }, a
   await context.close();
 });
 
+test('FACET: the server\'s own mark when a Black stone attacks White\'s Monarch, on both pages', { timeout: 90000 }, async () => {
+  const created = await apiJson(server.url, 'POST', '/api/games', {
+    body: { game: 'facet', options: {}, seats: [{ type: 'human', name: 'Ana' }, { type: 'human', name: 'Bo' }] } });
+  const { id } = created;
+  // Ten moves after which Black's stone on f2 could take the Monarch on e1 (found by playing at random).
+  const line = ['h2-h3', 'c8-c7', 'e2-d4', 'b9-a7', 'h3-i4', 'c7-i7', 'i2-h2', 'f8-c5', 'd4-f5', 'c5-f2'];
+  for (let i = 0; i < line.length; i++) {
+    await apiJson(server.url, 'POST', `/api/games/${id}/moves`, { body: { move: line[i] }, token: created.tokens[String(i % 2)] });
+  }
+  const g = await game(id, created.tokens['0']);
+  assert.deepEqual(g.danger, [{ by: ['f2'], player: 0, square: 'e1', why: 'monarch-attacked' }]);
+  const context = await browser.newContext({ viewport: { width: 1200, height: 1000 } });
+  const W = await open(context, id, { 0: created.tokens['0'] });
+  const other = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const B = await open(other, id, { 1: created.tokens['1'] });
+  const ring = '.board-marks [data-mark="danger"][data-at="e1"]';
+  for (const [page, cls, words] of [[W, 'own', 'Your Monarch on e1 can be taken (from f2).'], [B, 'other', 'White’s Monarch on e1 can be taken (from f2).']]) {
+    await page.waitForSelector(ring, { state: 'attached' });
+    assert.match(await page.getAttribute(ring, 'class'), new RegExp(`\\b${cls}\\b`));
+    await near(page, await centreOf(page, ring), '#board [data-square="e1"]', 'the Monarch ringed');
+    await near(page, await centreOf(page, '.board-marks [data-mark="attacker"][data-at="f2"]'), '#board [data-square="f2"]', 'its attacker');
+    assert.equal(await page.textContent('#danger-note'), words);
+  }
+  await screenshot(W, 'danger-facet-monarch-real');
+  await screenshot(B, 'danger-facet-monarch-real-black-phone');
+  // White answers (whatever it plays, the server says what is left in danger, and both pages follow).
+  const capture = g.legal.find(m => m.endsWith('-f2')) || g.legal[0];
+  await apiJson(server.url, 'POST', `/api/games/${id}/moves`, { body: { move: capture }, token: created.tokens['0'] });
+  const after = await game(id, created.tokens['0']);
+  for (const page of [W, B]) {
+    await page.waitForFunction((n) => Number(document.getElementById('board').dataset.ply) === 11 &&
+      document.querySelectorAll('.board-marks [data-mark="danger"]').length === n, after.danger.length);
+  }
+  assertNoErrors(W);
+  assertNoErrors(B);
+  await context.close();
+  await other.close();
+});
+
 // Answers from the server with `danger` replaced by marks(observation) in every GET and update.
 async function injectDanger(page, marks) {
   const rewrite = (text) => {

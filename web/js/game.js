@@ -920,7 +920,7 @@ function plyJudgements() {
 function renderMarks({ boardShown, replaying, browsing, vs, over }) {
   if (!S.marks) S.marks = new BoardMarks($('board'));
   const marks = [];
-  let words = '';
+  let words = [];
   if (boardShown && S.replay && replaying) {
     const a = analysedAt(S.replay.index);
     if (a && a.best && a.best !== a.played) marks.push({ kind: 'best', move: a.best });
@@ -929,10 +929,16 @@ function renderMarks({ boardShown, replaying, browsing, vs, over }) {
     if (hint && hint.move && (!S.legal.length || S.legal.includes(hint.move))) marks.push({ kind: 'hint', move: hint.move });
     const dangers = shownDangers(vs);
     marks.push(...dangers);
-    words = dangers.map(d => dangerWords(d, vs)).join(' ');
+    words = dangers.map(d => ({ text: dangerWords(d, vs), own: d.own }));
   }
   S.marks.draw(marks);
-  if ($('danger-note').textContent !== words) $('danger-note').textContent = words;
+  // In words too, each in the colour of its ring (a danger of the viewer's, or its chance).
+  const note = $('danger-note');
+  const key = JSON.stringify(words);
+  if (note.dataset.key !== key) {
+    note.dataset.key = key;
+    note.replaceChildren(...(words || []).flatMap((w, i) => [i ? ' ' : '', h('span', { class: w.own ? 'own' : 'other' }, w.text)]));
+  }
 }
 
 // A small bar of words and buttons, rebuilt only when what it says changes (a button being pressed is kept).
