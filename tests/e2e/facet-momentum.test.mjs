@@ -61,11 +61,11 @@ test('FACET momentum against the AI: clicks, green targets, badges, a draw offer
 
   if (!over) {
     // A draw offer: the AI answers it (accepting only when it does not stand better).
-    await page.click('.fc-offer button[data-offer="draw"]');
+    await page.click('#offer-draw');
     // The AI may answer before the page ever shows "waiting for Black's answer": an acceptance ends the game
     // at once (no offer text is left), a refusal leaves "Black declined the draw".
     await page.waitForFunction(() => !document.getElementById('banner').classList.contains('hidden') ||
-      document.querySelector('.fc-offer [data-declined-by="1"]'), null, { timeout: 20000 });
+      document.querySelector('#offers [data-declined-by="1"]'), null, { timeout: 20000 });
     await screenshot(page, 'facet-momentum-offer-answer');
     g = await game(server.url, id, token);
     const offers = g.events.filter(e => e.type === 'offer');
@@ -78,7 +78,7 @@ test('FACET momentum against the AI: clicks, green targets, badges, a draw offer
     } else {
       assert.equal(offers[1].what, 'decline');
       assert.equal(g.observation.draw_offer, null);
-      assert.match(await page.textContent('.fc-offer'), /Black declined the draw/);
+      assert.match(await page.textContent('#offers'), /Black declined the draw/);
       await page.click('#resign');
       await page.click('#resign-yes');
     }

@@ -2,10 +2,12 @@
 // banners, and hands the board itself to a per-game module (web/js/games/<name>.js, docs/ui.md).
 // It never decides what is legal: it passes the server's `legal` list to the board module.
 
-import { api, ApiError, loadTokens, saveTokens, forgetTokens, loadCreator, myName, setMyName, h, inviteRow, andList } from './api.js';
+import { api, ApiError, loadTokens, saveTokens, forgetTokens, loadCreator, saveCreator, myName, setMyName, h, inviteRow, andList, copyText } from './api.js';
 import { gameInfo, seatLabel } from './games/registry.js';
 import { play as playSound, muted as soundMuted, setMuted as setSoundMuted } from './sound.js';
 import { wireThemeSelect } from './theme.js';
+import { BoardMarks } from './board-marks.js';
+import { drawPlot, judgements, pieces as inPieces, MISTAKE } from './analysis.js';
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -46,7 +48,43 @@ const S = {
   handLevels: {},    // seat -> the AI level chosen for it in the hand-over panel
   seatSending: null, // the seat whose hand-over request is on its way
   seatError: '',
+  // Around the board (docs/ui.md "Assists"): what the last GET or update said for this viewer.
+  assist: { takebacks: 0, takeback_request: null, hint: null, rematch: null, analysis: null, danger: [], assist: {} },
+  assistSending: null, // the assist request on its way: 'takeback', 'hint', 'offer', 'rematch', 'analysis', 'new'
+  takebackNote: null,  // { player, moves, ply }: a take-back just made, said until the next move
+  declinedNote: null,  // { ply }: our take-back request went without being granted
+  rematchWatch: false, // the rematch had no game yet while this page looked: follow it once it has one
+  analysisData: null,  // GET …/analysis once the analysis is done
+  analysisKey: null,   // what the plot was last drawn for
+  marks: null,         // the overlay of hints, better moves and dangers (board-marks.js)
+  replayStart: params.has('move') ? Number(params.get('move')) : null, // ?move=N: the replay opens there
+  leaving: false,      // the page is on its way to another game (the rematch, a new game)
 };
+
+// The fields every GET and update carries for its viewer besides the game (docs/server.md).
+const ASSIST_KEYS = ['takebacks', 'takeback_request', 'hint', 'rematch', 'analysis', 'danger', 'assist'];
+function takeAssist(src) {
+  if (!src) return;
+  const before = S.assist;
+  const next = { ...before };
+  for (const k of ASSIST_KEYS) if (k in src) next[k] = src[k] ?? (k === 'danger' ? [] : k === 'assist' ? {} : null);
+  // Our take-back request gone with nothing played and nothing taken back: it was declined.
+  const req = before.takeback_request;
+  if (req && !next.takeback_request && next.takebacks === before.takebacks && heldSeats().includes(req.seat) && S.observation) {
+    S.declinedNote = { ply: S.observation.ply ?? 0, action: S.observation.action ?? 0 };
+  }
+  S.assist = next;
+  // A rematch seen without its game yet is followed once the game is made (every person asked); a page opened on
+  // a game whose rematch was made long ago only offers the link.
+  if (isOver() && !(next.rematch && next.rematch.id)) S.rematchWatch = true;
+}
+// A take-back's own event ends the list of events that follows it: the list is the shortened line's.
+function takeEvents(events) {
+  const all = events || [];
+  const last = all[all.length - 1];
+  if (last && last.type === 'takeback') S.takebackNote = { player: last.player, moves: last.moves, ply: null };
+  return all.filter(e => e.type !== 'takeback');
+}
 
 // A seat whose token this browser holds but which the creator handed to the AI is not ours to play until it
 // is taken back (the token then works again).
@@ -77,9 +115,13 @@ function actingSeat() {
 const hiddenInfo = () => !!(S.game && S.game.hidden);
 const handOverGame = () => hiddenInfo() && heldSeats().length > 1 && !isOver();
 
-// Whether observation `a` is at least as far on as `b`: by ply, then by `action` (a Truth turn's two actions
-// share a ply).
-const notOlder = (a, b) => (a.ply ?? 0) > (b.ply ?? 0) || ((a.ply ?? 0) === (b.ply ?? 0) && (a.action ?? 0) >= (b.action ?? 0));
+// Whether observation `a` is at least as far on as `b`: by phase (the setup's last army in begins play at ply 0,
+// so a read answered from before it must not bring the setup editor back), then ply, then `action` (a Truth
+// turn's two actions share a ply).
+const PHASES = { setup: 0, play: 1, over: 2 };
+const phaseRank = (o) => PHASES[o.phase] ?? 1;
+const notOlder = (a, b) => phaseRank(a) > phaseRank(b) || (phaseRank(a) === phaseRank(b) &&
+  ((a.ply ?? 0) > (b.ply ?? 0) || ((a.ply ?? 0) === (b.ply ?? 0) && (a.action ?? 0) >= (b.action ?? 0))));
 
 function showError(el, err) {
   $(el).textContent = err ? (err instanceof ApiError ? err.message : String(err.message || err)) : '';
@@ -90,6 +132,7 @@ function showError(el, err) {
 
 async function fetchGame(seat = actingSeat()) {
   const token = seat === null ? null : tokenFor(seat);
+  const takebacksBefore = S.assist.takebacks;
   let g;
   try {
     g = await api('GET', `/api/games/${encodeURIComponent(gameId)}`, { token });
@@ -106,10 +149,13 @@ async function fetchGame(seat = actingSeat()) {
   // drawn, and neither is its `legal`: with AIs moving fast (three of them before a four-player seat's turn),
   // an empty `legal` from before the turn would otherwise stand in for the turn's own, and the page would
   // wait for an update that never comes.
-  if (!S.observation || (g.observation && notOlder(g.observation, S.observation)) || g.status === 'over') {
+  // A take-back goes back in plies: a read that knows of more take-backs than we do is newer whatever its ply.
+  const tookBack = typeof g.takebacks === 'number' && g.takebacks > (takebacksBefore ?? 0);
+  if (!S.observation || (g.observation && notOlder(g.observation, S.observation)) || g.status === 'over' || tookBack) {
     S.observation = g.observation;
     S.obsSeat = g.you ?? null;
-    S.events = g.events || [];
+    S.events = takeEvents(g.events);
+    takeAssist(g);
     S.updates++;
     S.legal = g.legal || [];
     S.legalSeat = g.you ?? null;
@@ -132,6 +178,7 @@ async function start() {
     return;
   }
   S.heard = S.events.length; // the position loaded makes no sound
+  if (!isOver()) S.replayStart = null; // ?move=N is for a finished game's replay
   S.info = gameInfo(S.game.game);
   try {
     const kinds = await api('GET', '/api/games/kinds');
@@ -186,10 +233,12 @@ function connect() {
     try { m = JSON.parse(msg.data); } catch { return; }
     if (m.type !== 'update') return;
     S.wsRetry = 0;
-    // The first update after auth carries every event; later ones only the new events.
-    if (first) S.events = m.events || [];
-    else S.events = S.events.concat(m.events || []);
+    // The first update after auth carries every event; later ones only the new events, except after a take-back
+    // (`reset`), which carries the shortened line's events, all of them.
+    if (first || m.reset) S.events = takeEvents(m.events);
+    else S.events = S.events.concat(takeEvents(m.events));
     first = false;
+    takeAssist(m);
     if (m.observation) { S.observation = m.observation; S.obsSeat = seat; S.updates++; }
     if (Array.isArray(m.seats)) { S.game.seats = m.seats; S.seatsFresh = true; }
     if (m.status) S.game.status = m.status;
@@ -264,6 +313,7 @@ async function afterUpdate() {
   soundNews();
   clearStaleErrors();
   render();
+  followRematch();
   if (isOver() && !S.replay) await loadReplay();
 }
 
@@ -292,6 +342,8 @@ async function sendMove(move) {
   showError('move-error', null);
   if (!token) return;
   S.sending = true;
+  // The hint was for the position before this move (the server forgets it too).
+  S.assist = { ...S.assist, hint: null };
   render();
   const seen = S.updates;
   try {
@@ -330,25 +382,37 @@ async function loadReplay() {
   // The final GET carries every event unredacted; make sure we have it.
   try { await fetchGame(); } catch { /* use what we have */ }
   const plies = S.mod.plies(S.events);
-  if (S.record && Array.isArray(S.record.moves)) {
+  // Which of the record's moves each ply holds (the analysis speaks of moves, the list and the board of plies).
+  const spans = S.record && Array.isArray(S.record.moves) ? plyMoves(plies, S.record.moves.length) : null;
+  if (spans) {
     // Label moves as the record writes them, where the two agree in number. A ply that stands for several
     // of the record's moves (a Truth turn of two actions) says how many in `moves`.
     const moves = S.record.moves;
-    if (plies.length && plies.every(p => Number.isInteger(p.moves))) {
-      if (plies.reduce((n, p) => n + p.moves, 0) === moves.length) {
-        let k = 0;
-        for (const p of plies) { if (p.moves) p.text = moves.slice(k, k + p.moves).join(' '); k += p.moves; }
-      }
-    } else {
-      const movePlies = plies.filter(p => p.events[0].type !== 'resign');
-      if (movePlies.length === moves.length) movePlies.forEach((p, i) => { p.text = moves[i]; });
-    }
+    plies.forEach((p, i) => { if (spans[i].count) p.text = moves.slice(spans[i].start, spans[i].start + spans[i].count).join(' '); });
   }
   S.heard = S.events.length;
   S.browse = null;
   const start = S.mod.initialState(S.game, S.record, { observation: S.observation, plies });
-  S.replay = { plies, states: foldPositions(start, plies), index: plies.length };
+  // ?move=N (a link to a position of the replay) opens there, once.
+  let index = plies.length;
+  if (S.replayStart !== null && Number.isInteger(S.replayStart)) index = Math.max(0, Math.min(plies.length, S.replayStart));
+  S.replayStart = null;
+  S.replay = { plies, states: foldPositions(start, plies), index, spans, moves: S.record && Array.isArray(S.record.moves) ? S.record.moves.length : 0 };
   render();
+}
+
+// The record's moves each ply holds: [{ start, count }] per ply, or null where the plies and the record do not
+// agree in number. A ply stands for `moves` of them when the module says so (a Truth turn of two actions), else
+// for one when it holds a move of any kind (a placement, a slide, a pass, a Stratego battle, a FACET move out of
+// sight) and none when it is only an offer or a resignation.
+const MOVE_EVENTS = new Set(['place', 'move', 'pass', 'battle', 'unseen']);
+function plyMoves(plies, total) {
+  const counts = plies.every(p => Number.isInteger(p.moves)) && plies.length
+    ? plies.map(p => p.moves)
+    : plies.map(p => (p.events.some(e => MOVE_EVENTS.has(e.type)) ? 1 : 0));
+  if (counts.reduce((n, c) => n + c, 0) !== total) return null;
+  let k = 0;
+  return counts.map(c => { const span = { start: k, count: c }; k += c; return span; });
 }
 
 // The positions of a game, one per ply boundary (states[0] is the start), by folding the module's applyPly()
@@ -496,6 +560,25 @@ function wireControls() {
   });
   $('browse-present').addEventListener('click', () => { S.browse = null; render(); });
   $('flip').addEventListener('click', flipBoard);
+  $('takeback').addEventListener('click', takeBack);
+  $('hint-button').addEventListener('click', askHint);
+  $('offer-draw').addEventListener('click', () => offer('draw'));
+  $('offers').addEventListener('click', (e) => {
+    const b = e.target.closest('button[data-offer]');
+    if (b) offer(b.dataset.offer);
+  });
+  $('takeback-bar').addEventListener('click', (e) => {
+    const b = e.target.closest('button[data-takeback]');
+    if (b) answerTakeBack(b.dataset.takeback);
+  });
+  $('open-lines').addEventListener('click', () => { setOpenLines(!openLinesOn()); render(); });
+  $('download-record').addEventListener('click', downloadRecord);
+  $('rematch').addEventListener('click', askRematch);
+  $('same-settings').addEventListener('click', newGameSameSettings);
+  $('analyse').addEventListener('click', startAnalysis);
+  $('replay-link-copy').addEventListener('click', async () => {
+    $('replay-link-note').textContent = (await copyText($('replay-link').value, $('replay-link'))) ? 'Copied.' : 'Select the link and copy it.';
+  });
   $('sound').addEventListener('click', () => { setSoundMuted(!soundMuted()); render(); });
   $('handover-show').addEventListener('click', () => showSeat(Number($('handover').dataset.seat)));
   $('seat-admin-list').addEventListener('click', (e) => {
@@ -616,6 +699,7 @@ function render() {
   $('board').dataset.browsing = S.browse ? 'true' : 'false';
   $('board').dataset.flip = String(flip);
   renderBrowseBar(plies, browsing);
+  renderMarks({ boardShown, replaying, browsing, vs, over });
 
   // Seats.
   const shownIndexNow = S.replay && replaying ? S.replay.index : browsing ? S.browse.index : plies.length;
@@ -692,11 +776,13 @@ function render() {
   const cur = S.replay ? S.replay.index - 1 : S.browse ? S.browse.index - 1 : plies.length - 1;
   const stepping = !!S.replay || (canBrowse() && boardShown);
   list.classList.toggle('replaying', stepping);
+  const judged = S.replay ? plyJudgements() : [];
   list.replaceChildren(...plies.map((p, i) => h('li', { dataset: { ply: i } },
     h('span', { class: 'n' }, `${i + 1}.`),
     h('span', { class: 'who' }, p.player === null || p.player === undefined ? '' : playerName(p.player)),
     h('span', { class: 'ply' + (i === cur ? ' current' : ''), role: stepping ? 'button' : undefined, tabindex: stepping ? 0 : undefined,
       'aria-label': stepping ? `Show the position after move ${i + 1}` : undefined }, p.text,
+      judged[i] ? h('span', { class: `judge${judged[i].mark === '??' ? ' blunder' : ''}`, dataset: { judge: judged[i].mark }, title: judged[i].title }, judged[i].mark) : null,
       p.detail ? h('small', { class: 'detail' }, p.detail) : null))));
   $('no-moves').classList.toggle('hidden', plies.length > 0);
   const curEl = list.querySelector('.current');
@@ -711,6 +797,7 @@ function render() {
     $('rp-where').textContent = index === 0 ? `Start · ${ps.length} moves` : `Move ${index} of ${ps.length}`;
     $('replay-panel').dataset.index = index;
   }
+  renderAssist({ over, held, openSeats, plies, vs, inSetup });
 }
 
 // The banner over the board while an earlier position of a live game is shown: which move, and the way back
@@ -751,6 +838,471 @@ function renderMaterial(shown, seat, plies) {
         class: `mat-part${part.unknown ? ' unknown' : ''}`, title: part.title || undefined,
         dataset: { key: part.key, count: part.count ?? '' } }, part.text))));
   }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Around the board (docs/ui.md "Assists"): take-backs, the AI's hint, draw offers, the rematch, records, the
+// analysis, and the dangers the server points out. What may be asked comes from the server (`assist`); the
+// shell only shows it and posts the requests.
+
+const OPEN_LINES_KEY = 'tabula:open-lines';
+function openLinesOn() { try { return localStorage.getItem(OPEN_LINES_KEY) === 'on'; } catch { return false; } }
+function setOpenLines(on) { try { localStorage.setItem(OPEN_LINES_KEY, on ? 'on' : 'off'); } catch { /* this page only */ } }
+
+// Draw offers are the shell's in every two-player game whose observation has them (`draw_offer`: Tigadi,
+// Stratego, FACET); Truth's scored stalemate stays with its board.
+const drawOffers = () => !!S.observation && 'draw_offer' in S.observation && !!S.game && S.game.seats.length === 2;
+
+// The server's danger marks for the present position (docs/server.md): `player` is the side whose piece or
+// gotis are in danger, `by` who threatens them (FACET: the attackers' squares; Truth: the armies; Tigadi: the
+// side that could close the line). The overlay rings the square (red when the danger is the viewer's, amber when
+// it is another side's: the viewer's chance), FACET's attackers faintly too; Tigadi's open lines, only while
+// "Show open lines" is on, as a segment with the point that closes it.
+function shownDangers(vs) {
+  const lines = openLinesOn();
+  const out = [];
+  for (const d of S.assist.danger || []) {
+    if (!d || typeof d !== 'object' || typeof d.square !== 'string') continue;
+    const own = vs === null || d.player === vs;
+    const mark = { ...d, own };
+    if (Array.isArray(d.line)) { if (lines) out.push({ ...mark, kind: 'line' }); }
+    else out.push({ ...mark, kind: 'danger', attackers: Array.isArray(d.by) ? d.by.filter(x => typeof x === 'string') : [] });
+  }
+  return out;
+}
+
+function dangerWords(d, vs) {
+  const mine = vs !== null && d.player === vs;
+  const whose = mine ? 'Your' : `${playerName(d.player)}’s`;
+  const who = (p) => (vs !== null && p === vs ? 'you' : playerName(p));
+  switch (d.why) {
+    case 'monarch-attacked': return `${whose} Monarch on ${d.square} can be taken${d.attackers && d.attackers.length ? ` (from ${andList(d.attackers)})` : ''}.`;
+    case 'icon-burnable': return `${whose} icon on ${d.square} can be burned${Array.isArray(d.by) && d.by.length ? ` by ${andList(d.by.map(who))}` : ''}.`;
+    case 'icon-sieged': return `${whose} icon on ${d.square} is under siege${Number.isInteger(d.count) ? ` (${d.count})` : ''}.`;
+    case 'line-open': {
+      const by = Number.isInteger(d.by) ? d.by : 1 - d.player;
+      const closer = vs !== null && by === vs ? 'You' : playerName(by);
+      return `${closer} can close a line at ${d.square}${Array.isArray(d.line) ? ` (${d.line.join('–')})` : ''}.`;
+    }
+    default: return `${whose} piece on ${d.square}: ${d.why || 'danger'}.`;
+  }
+}
+
+// The move the analysis looked at from the position after `index` plies of the replay (the first of the ply's
+// moves), or null.
+function analysedAt(index) {
+  const r = S.replay;
+  const a = S.analysisData;
+  if (!r || !a || !r.spans || index >= r.plies.length) return null;
+  const span = r.spans[index];
+  return span && span.count ? a.byIndex.get(span.start) || null : null;
+}
+
+// The "?" / "??" of each ply of the replay: the worst of its moves' judgements.
+function plyJudgements() {
+  const a = S.analysisData;
+  const r = S.replay;
+  if (!a || !r || !r.spans) return [];
+  return r.spans.map(span => {
+    let worst = null;
+    for (let k = span.start; k < span.start + span.count; k++) {
+      const mark = a.marks.get(k);
+      if (mark && (!worst || (mark === '??' && worst.mark !== '??'))) worst = { mark, k };
+    }
+    if (!worst) return null;
+    const p = a.byIndex.get(worst.k);
+    return { mark: worst.mark, title: `Lost ${inPieces(p.loss)} of a piece by the AI’s count; it preferred ${p.best}` };
+  });
+}
+
+// The overlay: the AI's better move in a replay once analysed, else (the present position, in play) the hint and
+// the dangers. Nothing while browsing: the marks are the present's.
+function renderMarks({ boardShown, replaying, browsing, vs, over }) {
+  if (!S.marks) S.marks = new BoardMarks($('board'));
+  const marks = [];
+  let words = [];
+  if (boardShown && S.replay && replaying) {
+    const a = analysedAt(S.replay.index);
+    if (a && a.best && a.best !== a.played) marks.push({ kind: 'best', move: a.best });
+  } else if (boardShown && !browsing && !S.browse && !over && (S.observation || {}).phase === 'play') {
+    const hint = S.assist.hint;
+    if (hint && hint.move && (!S.legal.length || S.legal.includes(hint.move))) marks.push({ kind: 'hint', move: hint.move });
+    const dangers = shownDangers(vs);
+    marks.push(...dangers);
+    words = dangers.map(d => ({ text: dangerWords(d, vs), own: d.own }));
+  }
+  S.marks.draw(marks);
+  // In words too, each in the colour of its ring (a danger of the viewer's, or its chance).
+  const note = $('danger-note');
+  const key = JSON.stringify(words);
+  if (note.dataset.key !== key) {
+    note.dataset.key = key;
+    note.replaceChildren(...(words || []).flatMap((w, i) => [i ? ' ' : '', h('span', { class: w.own ? 'own' : 'other' }, w.text)]));
+  }
+}
+
+// A small bar of words and buttons, rebuilt only when what it says changes (a button being pressed is kept).
+function fillBar(el, key, parts) {
+  el.classList.toggle('hidden', !parts.length);
+  if (el.dataset.key === key) return;
+  el.dataset.key = key;
+  el.replaceChildren(...parts);
+}
+
+function renderAssist({ over, held, openSeats, plies, vs, inSetup }) {
+  const A = S.assist;
+  const can = A.assist || {};
+  const obs = S.observation || {};
+  const mine = vs !== null && held.includes(vs);
+  const inPlay = !over && !inSetup && obs.phase === 'play' && !openSeats.length;
+  const busy = S.assistSending !== null;
+
+  // Take back: against the AI at once, between people by asking.
+  const tb = $('takeback');
+  tb.classList.toggle('hidden', !(inPlay && (can.takeback || can.takeback_request)));
+  const tbText = can.takeback ? 'Take back' : 'Ask to take back';
+  if (tb.textContent !== tbText) tb.textContent = tbText;
+  tb.title = can.takeback ? 'Take back your last move (and the AI’s reply)' : 'Ask the other player to let you take back your last move';
+  tb.disabled = busy;
+
+  // The hint: asked for, looked for on the server, then shown on the board until a move is made.
+  const hint = A.hint;
+  const pending = S.assistSending === 'hint' || !!(hint && hint.pending);
+  const hb = $('hint-button');
+  hb.classList.toggle('hidden', !(inPlay && can.hint));
+  hb.disabled = busy || pending || !!(hint && hint.move);
+  const hbText = pending ? 'Thinking of a hint…' : 'Hint';
+  if (hb.textContent !== hbText) hb.textContent = hbText;
+  const hintText = !inPlay || S.browse ? '' : hint && hint.move
+    ? `Hint: ${hint.move}${hint.move === 'pass' ? '' : ' (marked on the board)'}.`
+    : pending ? 'The AI is looking for a good move…' : '';
+  if ($('ai-hint').textContent !== hintText) $('ai-hint').textContent = hintText;
+  $('ai-hint').dataset.move = hint && hint.move ? hint.move : '';
+
+  // Tigadi's open lines: off by default, remembered.
+  const linesBtn = $('open-lines');
+  linesBtn.classList.toggle('hidden', !(S.info && S.info.openLines) || over);
+  linesBtn.setAttribute('aria-pressed', String(openLinesOn()));
+  linesBtn.textContent = openLinesOn() ? 'Hide open lines' : 'Show open lines';
+
+  // Draw offers.
+  const offersOn = inPlay && drawOffers();
+  const offerBy = offersOn ? obs.draw_offer ?? null : null;
+  const other = (seat) => playerName(S.game.seats.length === 2 ? 1 - seat : seat);
+  const parts = [];
+  if (offersOn && offerBy !== null) {
+    if (mine && offerBy === vs) parts.push(h('span', { class: 'request-text' }, `You offered a draw; waiting for ${other(vs)}’s answer.`));
+    else {
+      parts.push(h('span', { class: 'request-text' }, `${playerName(offerBy)} offers a draw.`));
+      if (mine) parts.push(h('button', { type: 'button', dataset: { offer: 'accept' }, disabled: busy }, 'Accept the draw'),
+        h('button', { type: 'button', class: 'secondary', dataset: { offer: 'decline' }, disabled: busy }, 'Decline'));
+    }
+  } else if (offersOn) {
+    const last = plies.length ? plies[plies.length - 1].events : [];
+    const lastOffer = [...last].reverse().find(e => e.type === 'offer');
+    if (lastOffer && lastOffer.what === 'decline') {
+      parts.push(h('span', { class: 'request-text muted', dataset: { declinedBy: lastOffer.player } },
+        `${mine && lastOffer.player === vs ? 'You' : playerName(lastOffer.player)} declined the draw.`));
+    }
+  }
+  fillBar($('offers'), JSON.stringify([offerBy, parts.map(p => p.textContent), busy, vs]), parts);
+  $('offers').dataset.offerBy = offerBy ?? '';
+  $('offer-draw').classList.toggle('hidden', !(offersOn && mine && offerBy === null));
+  $('offer-draw').disabled = busy;
+
+  // A take-back asked for between people, or one just made.
+  const req = inPlay ? A.takeback_request : null;
+  const tparts = [];
+  if (req) {
+    const whose = playerName(req.seat);
+    if (held.includes(req.seat) && (held.length === 1 || vs === req.seat)) {
+      const waiting = S.game.seats.map((s, i) => i).filter(i => i !== req.seat && S.game.seats[i].type !== 'ai' && !(req.accepted || []).includes(i));
+      tparts.push(h('span', { class: 'request-text' }, `You asked to take back your last move; waiting for ${andList(waiting.map(playerName)) || 'the others'}.`));
+    } else {
+      tparts.push(h('span', { class: 'request-text' }, `${whose} asks to take back their last move.`));
+      if (mine && !(req.accepted || []).includes(vs)) {
+        tparts.push(h('button', { type: 'button', dataset: { takeback: 'accept' }, disabled: busy }, 'Allow it'),
+          h('button', { type: 'button', class: 'secondary', dataset: { takeback: 'decline' }, disabled: busy }, 'Decline'));
+      } else if (mine) tparts.push(h('span', { class: 'muted' }, 'You allowed it.'));
+    }
+  } else if (inPlay && S.takebackNote) {
+    const n = S.takebackNote;
+    if (n.ply === null) n.ply = obs.ply ?? 0;
+    if (n.ply === (obs.ply ?? 0)) {
+      const who = held.includes(n.player) && held.length === 1 ? 'You' : playerName(n.player);
+      tparts.push(h('span', { class: 'request-text muted', dataset: { tookBack: n.player } },
+        `${who} took back ${n.moves > 1 ? `the last ${n.moves} moves` : 'the last move'}.`));
+    } else S.takebackNote = null;
+  } else if (inPlay && S.declinedNote) {
+    if (S.declinedNote.ply === (obs.ply ?? 0)) tparts.push(h('span', { class: 'request-text muted', dataset: { declined: 'takeback' } }, 'The take-back was declined.'));
+    else S.declinedNote = null;
+  }
+  fillBar($('takeback-bar'), JSON.stringify([req, tparts.map(p => p.textContent), busy, vs]), tparts);
+
+  // "Played with N take-backs."
+  const n = A.takebacks || 0;
+  $('takebacks-note').classList.toggle('hidden', !n);
+  $('takebacks-note').textContent = n ? `Played with ${n} take-back${n === 1 ? '' : 's'}.` : '';
+  $('takebacks-note').dataset.takebacks = n;
+
+  // Records: the whole text, or while the game hides something what this seat (or a spectator) may know.
+  const dl = $('download-record');
+  const dlText = hiddenInfo() && !over ? (held.length ? 'Download my view' : 'Download the spectators’ view') : 'Download record';
+  if (dl.textContent !== dlText) dl.textContent = dlText;
+  dl.disabled = S.assistSending === 'record';
+
+  renderAfterGame({ over, held });
+  renderAnalysis({ over });
+}
+
+// At the end: Rematch (sides turned), a new game with the same settings, and a link to the replay.
+function renderAfterGame({ over, held }) {
+  const panel = $('after-panel');
+  panel.classList.toggle('hidden', !over);
+  if (!over) return;
+  const A = S.assist;
+  const can = A.assist || {};
+  const rm = A.rematch;
+  const asked = rm ? rm.asked || [] : [];
+  const busy = S.assistSending !== null;
+  $('rematch').classList.toggle('hidden', !can.rematch);
+  $('rematch').disabled = busy;
+  const two = S.game.seats.length === 2;
+  $('rematch').textContent = two ? 'Rematch (sides swapped)' : 'Rematch (seats turned)';
+  const text = $('rematch-text');
+  let key;
+  let parts = [];
+  if (rm && rm.id) {
+    key = `ready:${rm.id}:${held.length}`;
+    if (held.length) prepareRematch(rm.id);
+    parts = [held.length ? 'The rematch is ready: ' : 'The players made a rematch: ',
+      h('a', { href: `/game.html?id=${encodeURIComponent(rm.id)}`, id: 'rematch-link' }, held.length ? 'go to it' : 'watch it'), '.'];
+  } else if (asked.length) {
+    const mineAsked = asked.filter(s => held.includes(s));
+    const people = S.game.seats.map((s, i) => i).filter(i => S.game.seats[i].type !== 'ai' || S.game.seats[i].handed);
+    const waiting = people.filter(i => !asked.includes(i));
+    key = `asked:${asked.join(',')}:${held.join(',')}`;
+    parts = [mineAsked.length
+      ? `You asked for a rematch${two ? ' with the sides swapped' : ''}; waiting for ${andList(waiting.map(playerName)) || 'the others'}.`
+      : `${andList(asked.map(playerName))} ask${asked.length === 1 ? 's' : ''} for a rematch${two ? ' with the sides swapped' : ''}.`];
+  } else key = 'none';
+  if (text.dataset.key !== key) { text.dataset.key = key; text.replaceChildren(...parts); }
+  text.dataset.state = rm && rm.id ? 'ready' : asked.length ? 'asked' : '';
+  $('same-settings').classList.toggle('hidden', !held.length);
+  $('same-settings').disabled = busy;
+  const link = replayLink();
+  if ($('replay-link').value !== link) $('replay-link').value = link;
+}
+
+// A link to the replay at the position shown (?move=N; none at the end).
+function replayLink() {
+  const i = S.replay ? S.replay.index : null;
+  const more = S.replay && i < S.replay.plies.length ? `&move=${i}` : '';
+  return new URL(`/game.html?id=${encodeURIComponent(gameId)}${more}`, location.href).href;
+}
+
+// The rematch keeps every person's token (the server moves its digest with them to their new seat): the seats
+// turned by one, so the seat that was s is s − 1 (two players swap). The tokens, and the creator's, are stored
+// for the new game before the page goes there.
+function prepareRematch(id) {
+  const n = S.game.seats.length;
+  const old = loadTokens(gameId);
+  const moved = {};
+  for (const [seat, token] of Object.entries(old)) moved[(Number(seat) - 1 + n) % n] = token;
+  if (Object.keys(moved).length && !Object.keys(loadTokens(id)).length) saveTokens(id, moved);
+  if (S.creator && !loadCreator(id)) saveCreator(id, S.creator);
+}
+function followRematch() {
+  const rm = S.assist.rematch;
+  if (!rm || !rm.id || !S.rematchWatch || !Object.keys(S.tokens).length || S.leaving) return;
+  S.leaving = true;
+  prepareRematch(rm.id);
+  location.assign(`/game.html?id=${encodeURIComponent(rm.id)}`);
+}
+
+function renderAnalysis({ over }) {
+  const A = S.assist;
+  const can = A.assist || {};
+  const an = A.analysis;
+  const panel = $('analysis-panel');
+  // (A game that ended before its first move has nothing to analyse, though the server would say so.)
+  const show = over && (!!can.analysis || !!an) && !(S.replay && S.record && S.replay.moves === 0);
+  panel.classList.toggle('hidden', !show);
+  if (!show) return;
+  $('analyse').classList.toggle('hidden', !can.analysis || !!an);
+  $('analyse').disabled = S.assistSending !== null;
+  const running = !!an && an.status !== 'done';
+  $('analysis-progress-row').classList.toggle('hidden', !running);
+  panel.dataset.status = an ? an.status : '';
+  if (running) {
+    $('analysis-progress').max = Math.max(1, an.total);
+    $('analysis-progress').value = an.done;
+    $('analysis-status').textContent = `Analysing: ${an.done} of ${an.total} positions…`;
+  }
+  if (an && an.status === 'done' && !S.analysisData && !S.analysisLoading) loadAnalysis();
+  const a = S.analysisData;
+  const r = S.replay;
+  $('analysis-legend').classList.toggle('hidden', !a);
+  if (!a || !r) { $('analysis-plot-wrap').replaceChildren(); $('analysis-note').textContent = ''; return; }
+  const two = S.game.seats.length === 2;
+  const current = r.spans ? (r.index < r.plies.length ? r.spans[r.index].start : r.moves) : null;
+  const key = JSON.stringify([a.positions.length, current, S.game.seats.length]);
+  if (S.analysisKey !== key) {
+    S.analysisKey = key;
+    drawPlot($('analysis-plot-wrap'), {
+      positions: a.positions, total: a.total, players: S.game.seats.length, current,
+      names: S.game.seats.map((s, i) => playerName(i)),
+      colours: S.game.seats.map((s, i) => (S.mod.players[i] || {}).fill || '#888'),
+      onPick: (k) => pickMove(k),
+    });
+  }
+  const bad = a.marks.size;
+  // (With four players the server cannot say what a move lost: the next mover's score is another player's.)
+  const measured = a.positions.some(p => typeof p.loss === 'number');
+  $('analysis-legend').textContent = `${two ? `Up is good for ${playerName(0)}, down for ${playerName(1)}. ` : 'Each point from the side of the player to move. '}` +
+    `${bad ? `“?” marks a move that lost ${inPieces(MISTAKE)} or more of a piece by the AI’s count, “??” the three that lost the most.`
+      : measured ? 'No move lost much by the AI’s count.' : 'What each move lost is not measured here, only the AI’s preferred moves.'}`;
+  // What the analysis says of the move played from the position shown.
+  const at = analysedAt(r.index);
+  let note = '';
+  if (r.index >= r.plies.length) note = 'The final position. Click the plot or a move to look at another.';
+  else if (at) {
+    // The list's move number (a Truth turn is one entry of two actions: the first is the one analysed here).
+    const several = r.spans[r.index].count > 1;
+    note = `Move ${r.index + 1}: ${playerName(at.mover)} played ${at.played}${several ? ' (the first action)' : ''}`;
+    note += at.best && at.best !== at.played ? `; the AI preferred ${at.best} (marked on the board)` : '; the AI agrees';
+    note += typeof at.loss === 'number' && at.loss > 0 ? `, ${inPieces(at.loss)} of a piece better.` : '.';
+  }
+  $('analysis-note').textContent = note;
+  $('analysis-note').dataset.best = at && at.best !== at.played ? at.best : '';
+}
+
+// A click on the plot: the position before move k (the start of the ply that holds it).
+function pickMove(k) {
+  const r = S.replay;
+  if (!r || !r.spans) return;
+  let ply = r.plies.length;
+  for (let i = 0; i < r.spans.length; i++) {
+    const s = r.spans[i];
+    if (s.count && k >= s.start && k < s.start + s.count) { ply = i; break; }
+  }
+  replayGo(ply);
+}
+
+async function loadAnalysis() {
+  S.analysisLoading = true;
+  try {
+    const a = await api('GET', `/api/games/${encodeURIComponent(gameId)}/analysis`);
+    if (a && a.status === 'done') {
+      const positions = a.positions || [];
+      S.analysisData = { ...a, positions, byIndex: new Map(positions.map(p => [p.index, p])), marks: judgements(positions) };
+      S.analysisKey = null;
+    }
+  } catch (e) { $('analysis-error').textContent = e.message; }
+  S.analysisLoading = false;
+  render();
+}
+
+// The acting seat's token for a request about the game as a whole (a hot seat: the seat shown).
+const assistToken = () => { const s = actingSeat(); return s === null ? null : tokenFor(s); };
+
+async function assistPost(what, path, body, { errorEl = 'move-error', after } = {}) {
+  S.assistSending = what;
+  showError(errorEl, null);
+  render();
+  let res = null;
+  try {
+    res = await api('POST', `/api/games/${encodeURIComponent(gameId)}/${path}`, { body, token: assistToken() });
+    if (after) after(res);
+  } catch (e) {
+    showError(errorEl, e);
+  }
+  S.assistSending = null;
+  // The update over the WebSocket says the same; a read makes sure (a take-back goes back in plies).
+  try { await fetchGame(); } catch { /* the socket's update follows */ }
+  afterUpdate();
+  return res;
+}
+
+function takeBack() {
+  S.declinedNote = null;
+  return assistPost('takeback', 'takeback', { what: 'request' });
+}
+function answerTakeBack(what) { return assistPost('takeback', 'takeback', { what }); }
+function askHint() {
+  return assistPost('hint', 'hint', {}, { after: (res) => { if (res && res.hint) S.assist = { ...S.assist, hint: res.hint }; } });
+}
+function offer(what) { return assistPost('offer', 'offers', { what }); }
+// Every seat this browser holds asks (a hot seat's rematch needs both), the seat shown last.
+async function askRematch() {
+  S.rematchWatch = true;
+  const others = heldSeats().filter(seat => seat !== actingSeat());
+  for (const seat of others) {
+    try { await api('POST', `/api/games/${encodeURIComponent(gameId)}/rematch`, { body: {}, token: tokenFor(seat) }); } catch { /* said below */ }
+  }
+  return assistPost('rematch', 'rematch', {}, {
+    errorEl: 'after-error',
+    after: (res) => { if (res && res.rematch) { S.assist = { ...S.assist, rematch: res.rematch }; followRematch(); } },
+  });
+}
+function startAnalysis() {
+  return assistPost('analysis', 'analysis', undefined, {
+    errorEl: 'analysis-error',
+    after: (res) => { if (res && res.status) S.assist = { ...S.assist, analysis: { status: res.status, done: res.done, total: res.total } }; },
+  });
+}
+
+// A new game like this one: the same kind and options; this browser's seats its own again, AI seats at the same
+// level, everyone else's seat open (the new game's page shows the invite links).
+async function newGameSameSettings() {
+  const g = S.game;
+  const held = Object.keys(S.tokens).map(Number);
+  const seats = g.seats.map((s, i) => {
+    if (held.includes(i)) return { type: 'human', name: s.name || myName() || 'Player' };
+    if (s.type === 'ai' && !s.handed) return { type: 'ai', level: s.level };
+    return { type: 'open' };
+  });
+  S.assistSending = 'new';
+  showError('after-error', null);
+  render();
+  try {
+    const res = await api('POST', '/api/games', { body: { game: g.game, options: g.options || {}, seats } });
+    saveTokens(res.id, res.tokens || {});
+    if (res.creator) saveCreator(res.id, res.creator);
+    S.leaving = true;
+    location.assign(`/game.html?id=${encodeURIComponent(res.id)}`);
+  } catch (e) {
+    S.assistSending = null;
+    showError('after-error', e);
+    render();
+  }
+}
+
+// GET …/record.txt (with this seat's token: while the game hides something, its own view) saved as a file.
+async function downloadRecord() {
+  const token = assistToken();
+  S.assistSending = 'record';
+  render();
+  try {
+    const res = await fetch(`/api/games/${encodeURIComponent(gameId)}/record.txt`, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
+    const text = await res.text();
+    if (!res.ok) {
+      let msg = text;
+      try { msg = JSON.parse(text).error || text; } catch { /* plain text */ }
+      throw new Error(msg);
+    }
+    const view = hiddenInfo() && !isOver() ? (actingSeat() !== null ? `-${playerName(actingSeat()).toLowerCase()}-view` : '-spectator-view') : '';
+    const url = URL.createObjectURL(new Blob([text], { type: 'text/plain;charset=utf-8' }));
+    const a = h('a', { href: url, download: `tabula-${S.game.game}-${gameId}${view}.txt`, class: 'hidden' });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10000);
+  } catch (e) {
+    showError('move-error', e);
+  }
+  S.assistSending = null;
+  render();
 }
 
 // The toolbar's buttons (Flip board, Sound); later tools join the same row.

@@ -49,6 +49,8 @@ async function init() {
     $('created').classList.add('hidden');
     $('new-game').classList.remove('hidden');
   });
+  $('import-form').addEventListener('submit', importRecord);
+  $('import-file').addEventListener('change', readImportFile);
   kindChanged();
   refreshLists();
   setInterval(refreshLists, 15000);
@@ -321,6 +323,33 @@ async function create(e) {
   }
 }
 
+// Import a record (docs/records.md): its text, pasted or read from a file, posted as `POST /api/records`; the
+// server replays it as a finished game, which opens on its replay. The game is remembered under "My games" (with
+// no seat: nobody plays it).
+async function readImportFile() {
+  const file = $('import-file').files[0];
+  if (!file) return;
+  $('import-error').textContent = '';
+  if (file.size > 1024 * 1024) { $('import-error').textContent = 'That file is over 1 MB: no record is that long.'; return; }
+  try { $('import-text').value = await file.text(); } catch (e) { $('import-error').textContent = `Cannot read the file: ${e.message}`; }
+}
+
+async function importRecord(e) {
+  e.preventDefault();
+  const text = $('import-text').value;
+  $('import-error').textContent = '';
+  if (!text.trim()) { $('import-error').textContent = 'Paste a record or choose a file first.'; return; }
+  $('import').disabled = true;
+  try {
+    const res = await api('POST', '/api/records', { body: { text } });
+    saveTokens(res.id, {});
+    location.href = `/game.html?id=${encodeURIComponent(res.id)}`;
+  } catch (err) {
+    $('import-error').textContent = `The record was refused: ${err.message}`;
+    $('import').disabled = false;
+  }
+}
+
 function seatsText(item) {
   return (item.seats || []).map((s, i) => `${playerName(item.game, i)}: ${seatLabel(s)}`).join(' · ');
 }
@@ -360,8 +389,9 @@ async function refreshLists() {
       fill('mine', items, it => {
         const held = Object.keys(loadTokens(it.id)).map(Number);
         const sides = held.map(i => playerName(it.game, i)).join(' & ');
+        // (An imported record is remembered with no seat: nobody plays it.)
         return link(`/game.html?id=${encodeURIComponent(it.id)}`, it.status === 'over' ? 'Replay' : 'Resume',
-          `${it.status === 'over' ? 'Replay' : 'Resume'} game ${it.id} (you play ${sides})`);
+          `${it.status === 'over' ? 'Replay' : 'Resume'} game ${it.id}${held.length ? ` (you play ${sides})` : ''}`);
       });
     }));
   } else fill('mine', [], () => null);

@@ -1,7 +1,7 @@
 // The FACET board: a 9×9 SVG board of terrain tiles (Field, Tower, Spire, Gate, Throne), each with a faint
 // watermark of the move it grants, stones that show the move they have now, momentum badges, decaying
-// tiles, fog of war (dimmed squares and ghosts), the coronation count, draw offers, and the module
-// interface the game page (web/js/game.js) uses. See docs/ui.md.
+// tiles, fog of war (dimmed squares and ghosts), the coronation count, draw offers in the move list (their
+// buttons are the shell's), and the module interface the game page (web/js/game.js) uses. See docs/ui.md.
 //
 // This module never decides what is legal: what may be clicked and where a stone may go come only from the
 // server's `legal` list ("c1-e3"), and what is seen under fog only from the observation (`board`, `visible`,
@@ -10,7 +10,7 @@
 
 import { svg, h as html } from '../dom.js';
 import { wireSquareInput } from './square-input.js';
-import { api, loadTokens } from '../api.js';
+import { loadTokens } from '../api.js';
 
 const FILES = 'abcdefghi';
 
@@ -279,8 +279,6 @@ class FacetBoard {
     this.view = null;
     this.mode = { kind: 'idle' };
     this.flashes = new Map(); // decay key -> time first shown
-    this.offerSending = false;
-    this.offerError = '';
     this.gameId = new URLSearchParams(location.search).get('id');
     this.root = html('div', { class: 'fc-wrap' });
     this.svg = svg('svg', {
@@ -292,20 +290,15 @@ class FacetBoard {
     container.append(this.root);
 
     this.unwireInput = wireSquareInput(this, this.svg);
-    this.info.addEventListener('click', (e) => {
-      const b = e.target.closest('button[data-offer]');
-      if (b) this.offer(b.dataset.offer);
-    });
   }
 
   destroy() {
     this.unwireInput();
     clearTimeout(this.flashTimer);
-    clearTimeout(this.offerTimer);
     this.root.remove();
   }
 
-  // The seats this browser holds (for orientation and offers).
+  // The seats this browser holds (for orientation).
   held() { return Object.keys(loadTokens(this.gameId)).map(Number); }
 
   // The viewer's own stones at the bottom: Black's seat sees the board turned 180°. A hot seat (both seats
@@ -326,10 +319,7 @@ class FacetBoard {
     const sameLegal = this.view && view.interactive && this.view.interactive &&
       JSON.stringify(this.view.legal) === JSON.stringify(view.legal) &&
       JSON.stringify(this.view.observation.board) === JSON.stringify(view.observation.board);
-    const offerChanged = !this.view || (this.view.observation || {}).draw_offer !== (view.observation || {}).draw_offer ||
-      (this.view.observation || {}).phase !== (view.observation || {}).phase;
     this.view = view;
-    if (offerChanged) this.offerSending = false;
     if (!sameLegal || this.mode.kind === 'sent') this.mode = { kind: 'idle' };
     this.noteDecays(first);
     this.render();
@@ -403,25 +393,6 @@ class FacetBoard {
     this.mode = { kind: 'sent' };
     this.render();
     this.ctx.onMove(move);
-  }
-
-  async offer(what) {
-    const seat = this.view && this.view.seat;
-    const token = seat === null || seat === undefined ? null : loadTokens(this.gameId)[seat];
-    if (!token || this.offerSending) return;
-    this.offerSending = true;
-    this.offerError = '';
-    this.render();
-    try {
-      await api('POST', `/api/games/${encodeURIComponent(this.gameId)}/offers`, { body: { what }, token });
-      // The shell's WebSocket update brings the new `draw_offer`; until then the buttons stay disabled.
-      clearTimeout(this.offerTimer);
-      this.offerTimer = setTimeout(() => { if (this.offerSending) { this.offerSending = false; this.render(); } }, 3000);
-    } catch (e) {
-      this.offerSending = false;
-      this.offerError = e.message || String(e);
-      this.render();
-    }
   }
 
   hint() {
@@ -550,7 +521,7 @@ class FacetBoard {
     if (this.ctx.onHint) this.ctx.onHint(this.hint());
   }
 
-  // Under the board: the coronation count, the draw offer (and its buttons), what the last plies did.
+  // Under the board: the coronation count and what the last plies did (draw offers are the shell's, docs/ui.md).
   renderInfo(decays) {
     const v = this.view;
     const obs = v.observation || {};
@@ -566,24 +537,6 @@ class FacetBoard {
         html('strong', {}, `${name(c.player)} holds every Throne: ${c.plies}/3`),
         !inPlay || c.plies >= 3 ? '' : ` — ${coronationAdvice(c, mine, held)}`));
     }
-
-    // Draw offers: the standing offer (obs.draw_offer) and, for a seat of ours, the buttons.
-    const offerBy = obs.draw_offer ?? null;
-    const lastOffer = [...(v.lastPly || [])].reverse().find(e => e.type === 'offer');
-    const offer = html('div', { class: 'fc-offer', 'data-offer-by': offerBy ?? '' });
-    const btn = (what, text, cls = 'secondary') => html('button', { type: 'button', class: cls, 'data-offer': what, disabled: this.offerSending }, text);
-    if (inPlay && offerBy !== null) {
-      if (held && offerBy === seat) offer.append(html('span', { class: 'fc-offer-text' }, `You offered a draw; waiting for ${name(1 - seat)}’s answer.`));
-      else if (held) {
-        offer.append(html('span', { class: 'fc-offer-text' }, `${name(offerBy)} offers a draw.`),
-          btn('accept', 'Accept the draw', ''), btn('decline', 'Decline'));
-      } else offer.append(html('span', { class: 'fc-offer-text' }, `${name(offerBy)} offers a draw.`));
-    } else if (inPlay) {
-      if (lastOffer && lastOffer.what === 'decline') offer.append(html('span', { class: 'fc-offer-text muted', 'data-declined-by': lastOffer.player }, `${name(lastOffer.player)} declined the draw.`));
-      if (held) offer.append(btn('draw', 'Offer a draw'));
-    }
-    if (this.offerError) offer.append(html('span', { class: 'error', role: 'alert' }, this.offerError));
-    if (offer.childNodes.length) parts.push(offer);
 
     const lines = [];
     const all = v.plies || [];

@@ -8,6 +8,9 @@ export const GAMES = {
     players: ['Bone', 'Seed'],
     rules: '/rules/tigadi.html',
     load: () => import('./tigadi.js'),
+    // The server's danger marks include the lines a player could close next turn: drawn only when asked
+    // ("Show open lines", off by default: finding them is half the game).
+    openLines: true,
   },
   stratego: {
     title: 'Stratego',

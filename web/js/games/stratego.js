@@ -903,8 +903,21 @@ function plies(events) {
     else if (first.from) p.text = `${first.from}-${first.to}`;
     else p.text = '';
     if (battle) p.detail = `${pieceName(battle.attacker)} × ${pieceName(battle.defender)}: ${battleOutcome(battle)}`;
+    // Draw offers (their buttons are the shell's): in the ply's second line, or its text when it is nothing else
+    // (an offer before the first move).
+    const offers = p.events.filter(x => x.type === 'offer').map(offerWords);
+    if (!p.text && offers.length) p.text = offers.shift().replace(/^\S+ /, '');
+    if (offers.length) p.detail = [p.detail, ...offers].filter(Boolean).join(' · ');
   }
   return out;
+}
+
+function offerWords(e) {
+  const who = (PLAYERS[e.player] || {}).name || `Player ${e.player + 1}`;
+  if (e.what === 'draw') return `${who} offers a draw`;
+  if (e.what === 'accept') return `${who} accepts the draw`;
+  if (e.what === 'decline') return `${who} declines the draw`;
+  return `${who}: ${e.what}`;
 }
 
 function initialState(game, record) {
@@ -1020,6 +1033,7 @@ function reasonText(result) {
     case 'no-moves': return win ? `${lose} had no piece that could move.` : 'Neither army has a piece that can move.';
     case 'resignation': return `${lose} resigned.`;
     case 'ply-limit': return 'The game reached its ply limit.';
+    case 'agreement': return 'Drawn by agreement.';
     default: return win ? '' : 'Draw.';
   }
 }

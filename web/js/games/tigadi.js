@@ -285,8 +285,23 @@ function plies(events) {
       out[out.length - 1].events.push(e);
     }
   }
-  for (const p of out) p.text = plyText(p.events);
+  for (const p of out) {
+    p.text = plyText(p.events);
+    // Draw offers (their buttons are the shell's): in the ply's second line, or its text when it is nothing else
+    // (an offer before the first move).
+    const offers = p.events.filter(e => e.type === 'offer').map(offerWords);
+    if (!p.text && offers.length) p.text = offers.shift().replace(/^\S+ /, '');
+    if (offers.length) p.detail = offers.join(' · ');
+  }
   return out;
+}
+
+function offerWords(e) {
+  const who = (PLAYERS[e.player] || {}).name || `Player ${e.player + 1}`;
+  if (e.what === 'draw') return `${who} offers a draw`;
+  if (e.what === 'accept') return `${who} accepts the draw`;
+  if (e.what === 'decline') return `${who} declines the draw`;
+  return `${who}: ${e.what}`;
 }
 
 function plyText(events) {
@@ -355,6 +370,7 @@ function reasonText(result) {
     case 'repetition': return 'The same position came up for the third time.';
     case 'no-capture-100': return '100 turns went by without a capture.';
     case 'ply-limit': return 'The game reached the ply limit.';
+    case 'agreement': return 'Drawn by agreement.';
     default: return win ? '' : 'Draw.';
   }
 }
