@@ -187,6 +187,10 @@ bool Session::can_take_back(Player player) const {
   return std::any_of(line_.rbegin(), line_.rend(), [player](const LineEntry& e) { return e.move && e.mover == player; });
 }
 
+bool Session::has_moves() const {
+  return std::any_of(line_.begin(), line_.end(), [](const LineEntry& e) { return e.move; });
+}
+
 std::vector<Event> Session::take_back(Player player) {
   if (player < 0 || player >= num_players()) fail(ErrorKind::bad_request, "no such player");
   if (game_->phase() != Phase::play) fail(ErrorKind::conflict, "a take-back is made during play");

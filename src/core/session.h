@@ -62,6 +62,8 @@ class Session {
   std::vector<Event> take_back(Player player);
   // Whether take_back(player) would take anything back now.
   bool can_take_back(Player player) const;
+  // Whether the line of play holds a move (an analysis has something to read).
+  bool has_moves() const;
   // How many take-backs the game has had, and a number that changes whenever earlier events were replaced
   // (a take-back), so that what was built from them (a viewer's list) is rebuilt.
   int takebacks() const { return takebacks_; }

@@ -71,7 +71,7 @@ json GameService::assist_json(const Live& g, Player viewer) const {
            {"takeback_request", can_take_back && !alone && !g.session.hides_information() && request.is_null()},
            {"hint", acting && playing && alone && game.to_move() == viewer},
            {"rematch", acting && g.session.over() && g.rematch_id.empty() && !asked_rematch},
-           {"analysis", g.session.over() && !g.session.ended_before_play()}};
+           {"analysis", g.session.over() && g.session.has_moves()}};
   return json{{"takebacks", g.session.takebacks()},
               {"takeback_request", request},
               {"hint", hint},
@@ -235,7 +235,7 @@ json GameService::rematch(std::string_view id, const Token& token, const json& b
 json GameService::start_analysis(std::string_view id) {
   Live& g = find(id);
   if (!g.session.over()) fail(ErrorKind::conflict, "a game is analysed once it is over");
-  if (g.session.ended_before_play()) fail(ErrorKind::conflict, "this game ended before play began: nothing to analyse");
+  if (!g.session.has_moves()) fail(ErrorKind::conflict, "no move was played in this game: nothing to analyse");
   if (!g.analysis) {
     auto a = std::make_shared<Live::Analysis>();
     // The line of play from its start: the setups as play began, then the moves (offers move nothing).

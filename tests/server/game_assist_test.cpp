@@ -221,6 +221,12 @@ TEST(GameAssist, AFinishedGameIsAnalysedPositionByPosition) {
   const json g = h.svc().create(two_humans());
   const std::string id = id_of(g);
   EXPECT_EQ(status([&] { h.svc().start_analysis(id); }), 409);  // still on
+  {  // Over before a move: nothing to analyse, and the page is told so.
+    const json early = h.svc().create(two_humans());
+    h.svc().offer(id_of(early), tok(early, 0), json{{"what", "resign"}});
+    EXPECT_EQ(h.svc().get(id_of(early), std::nullopt)["assist"]["analysis"], false);
+    EXPECT_EQ(status([&] { h.svc().start_analysis(id_of(early)); }), 409);
+  }
   const std::vector<std::string> moves = {"d1", "a4", "g1", "a7", "g4"};
   for (size_t i = 0; i < moves.size(); ++i) h.svc().move(id, tok(g, static_cast<int>(i % 2)), mv(moves[i]));
   h.svc().offer(id, tok(g, 1), json{{"what", "resign"}});
