@@ -107,7 +107,7 @@ LevelInfo level_info(int level) {
                            "a casual player beats it with a little care."};
     case 3:
       return {3, "Club", "Searches about 0.35 s a move (tens of thousands of positions), with captures followed "
-                         "to the end. Beats level 2 in about seven games of ten."};
+                         "to the end. Beats level 2 in seven to nine games of ten, by game."};
     case 4:
       return {4, "Strong", "Searches about 1 s a move. Deeper than level 3; a challenge for a practised player."};
     default:
