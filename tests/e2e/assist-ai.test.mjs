@@ -4,22 +4,15 @@
 // the hint appears, on one of the player's own pieces.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, newPage, assertNoErrors, screenshot, apiJson, boardPieces, pieces, phoneContext, noSideScroll } from './helpers.mjs';
+import { startServer, launch, newPage, assertNoErrors, screenshot, apiJson, boardPieces, pieces, phoneContext, noSideScroll, centreOf, gameAs, waitForGame } from './helpers.mjs';
 import { clickTurn, waitTurnOrEnd as truthTurnOrEnd, boardState as truthState } from './truth-helpers.mjs';
 
 let server, browser;
 before(async () => { server = await startServer(); browser = await launch(); });
 after(async () => { await browser?.close(); await server?.stop(); });
 
-const game = (id, token) => apiJson(server.url, 'GET', `/api/games/${id}`, { token });
-async function waitGame(id, token, ok) {
-  for (let i = 0; i < 600; i++) {
-    const g = await game(id, token);
-    if (ok(g)) return g;
-    await new Promise(r => setTimeout(r, 50));
-  }
-  throw new Error('the game did not get there');
-}
+const game = (id, token) => gameAs(server.url, id, token);
+const waitGame = (id, token, ok) => waitForGame(server.url, id, token, ok);
 
 async function makeGame(kind, seats, options = {}) {
   const created = await apiJson(server.url, 'POST', '/api/games', { body: { game: kind, options, seats } });
@@ -47,16 +40,6 @@ const interactiveAt = (page, ply) => page.waitForFunction((p) => {
   return (Number(b.dataset.ply) === p && b.dataset.interactive === 'true') || !document.getElementById('banner').classList.contains('hidden');
 }, ply, { timeout: 30000 });
 
-// Where an element's centre is on the page.
-// (A mark is drawn once the board is laid out: wait until it has a size, and measure it in the same look.)
-async function centreOf(page, sel) {
-  const handle = await page.waitForFunction((sel) => {
-    const e = document.querySelector(sel);
-    const r = e ? e.getBoundingClientRect() : null;
-    return r && r.width > 0 ? { x: r.x + r.width / 2, y: r.y + r.height / 2 } : null;
-  }, sel);
-  return handle.jsonValue();
-}
 async function assertOver(page, markSel, squareSel, what) {
   const a = await centreOf(page, markSel);
   const b = await centreOf(page, squareSel);

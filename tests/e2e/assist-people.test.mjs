@@ -3,21 +3,14 @@
 // to the new game with the sides swapped, and play it), and "New game with the same settings".
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, newPage, assertNoErrors, screenshot, apiJson, boardPieces, pieces } from './helpers.mjs';
+import { startServer, launch, newPage, assertNoErrors, screenshot, apiJson, boardPieces, pieces, gameAs, waitForGame } from './helpers.mjs';
 
 let server, browser;
 before(async () => { server = await startServer(); browser = await launch(); });
 after(async () => { await browser?.close(); await server?.stop(); });
 
-const game = (id, token) => apiJson(server.url, 'GET', `/api/games/${id}`, { token });
-async function waitGame(id, token, ok) {
-  for (let i = 0; i < 600; i++) {
-    const g = await game(id, token);
-    if (ok(g)) return g;
-    await new Promise(r => setTimeout(r, 50));
-  }
-  throw new Error('the game did not get there');
-}
+const game = (id, token) => gameAs(server.url, id, token);
+const waitGame = (id, token, ok) => waitForGame(server.url, id, token, ok);
 
 async function openAs(id, tokens, size = { width: 1200, height: 1000 }) {
   const context = await browser.newContext({ viewport: size });

@@ -5,7 +5,7 @@
 // following Flip board, light and dark, desktop and phone.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, newPage, assertNoErrors, screenshot, apiJson, phoneContext, noSideScroll } from './helpers.mjs';
+import { startServer, launch, newPage, assertNoErrors, screenshot, apiJson, phoneContext, noSideScroll, centreOf } from './helpers.mjs';
 
 let server, browser;
 before(async () => { server = await startServer(); browser = await launch(); });
@@ -18,15 +18,6 @@ async function open(context, id, tokens) {
   await page.evaluate(([id, tokens]) => localStorage.setItem(`tabula:game:${id}`, JSON.stringify({ tokens })), [id, tokens]);
   await page.goto(`${server.url}/game.html?id=${id}`);
   return page;
-}
-// (A mark is drawn once the board is laid out: wait until it has a size, and measure it in the same look.)
-async function centreOf(page, sel) {
-  const handle = await page.waitForFunction((sel) => {
-    const e = document.querySelector(sel);
-    const r = e ? e.getBoundingClientRect() : null;
-    return r && r.width > 0 ? { x: r.x + r.width / 2, y: r.y + r.height / 2 } : null;
-  }, sel);
-  return handle.jsonValue();
 }
 async function near(page, a, squareSel, what) {
   const b = await centreOf(page, squareSel);

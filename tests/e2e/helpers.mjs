@@ -283,3 +283,27 @@ export async function noSideScroll(page) {
   const { sw, cw } = await page.evaluate(() => ({ sw: document.documentElement.scrollWidth, cw: document.documentElement.clientWidth }));
   assert.ok(sw <= cw + 1, `page scrolls sideways: ${sw} > ${cw}`);
 }
+
+// The game as a seat (its token) or a spectator (none) sees it, through the API.
+export const gameAs = (url, id, token) => apiJson(url, 'GET', `/api/games/${id}`, { token });
+
+// The game once ok(game) holds: the state asked for is what is waited on (up to 600 looks, 50 ms apart).
+export async function waitForGame(url, id, token, ok) {
+  for (let i = 0; i < 600; i++) {
+    const g = await gameAs(url, id, token);
+    if (ok(g)) return g;
+    await new Promise(r => setTimeout(r, 50));
+  }
+  throw new Error('the game did not get there');
+}
+
+// Where an element's centre is on the page. A mark is drawn once the board is laid out: this waits until the
+// element has a size, and measures it in the same look.
+export async function centreOf(page, sel) {
+  const handle = await page.waitForFunction((sel) => {
+    const e = document.querySelector(sel);
+    const r = e ? e.getBoundingClientRect() : null;
+    return r && r.width > 0 ? { x: r.x + r.width / 2, y: r.y + r.height / 2 } : null;
+  }, sel);
+  return handle.jsonValue();
+}

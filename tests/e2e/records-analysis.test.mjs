@@ -6,21 +6,14 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { startServer, launch, newPage, assertNoErrors, screenshot, apiJson, boardPieces, phoneContext, noSideScroll } from './helpers.mjs';
+import { startServer, launch, newPage, assertNoErrors, screenshot, apiJson, boardPieces, phoneContext, noSideScroll, gameAs, waitForGame } from './helpers.mjs';
 
 let server, browser;
 before(async () => { server = await startServer(); browser = await launch(); });
 after(async () => { await browser?.close(); await server?.stop(); });
 
-const game = (id, token) => apiJson(server.url, 'GET', `/api/games/${id}`, { token });
-async function waitGame(id, token, ok) {
-  for (let i = 0; i < 600; i++) {
-    const g = await game(id, token);
-    if (ok(g)) return g;
-    await new Promise(r => setTimeout(r, 50));
-  }
-  throw new Error('the game did not get there');
-}
+const game = (id, token) => gameAs(server.url, id, token);
+const waitGame = (id, token, ok) => waitForGame(server.url, id, token, ok);
 async function openAs(context, id, tokens) {
   const page = await newPage(context);
   await page.goto(server.url + '/');
@@ -123,7 +116,9 @@ test('Tigadi: download the record, import it, analyse it', { timeout: 240000 }, 
   }
   // A click on the plot shows that position.
   const k = Math.floor(analysis.total / 2);
-  const box = await page.$eval('#analysis-plot', e => e.getBoundingClientRect().toJSON());
+  // A mouse click lands only inside the viewport: the plot is brought into view first (below the fold when the
+  // list of moves is long and nothing scrolled the page before).
+  const box = await page.$eval('#analysis-plot', e => { e.scrollIntoView({ block: 'center' }); return e.getBoundingClientRect().toJSON(); });
   await page.mouse.click(box.x + box.width * ((6 + (320 - 12) * (k / analysis.total)) / 320), box.y + box.height / 2);
   await page.waitForFunction((i) => document.getElementById('replay-panel').dataset.index === String(i), k);
   assert.equal(await page.getAttribute('#analysis-plot .eval-current', 'data-current'), String(k));
