@@ -4,7 +4,7 @@
 // the hint appears, on one of the player's own pieces.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, newPage, assertNoErrors, screenshot, apiJson, boardPieces, pieces, phoneContext, noSideScroll, centreOf, gameAs, waitForGame } from './helpers.mjs';
+import { startServer, launch, newPage, assertNoErrors, screenshot, apiJson, boardPieces, pieces, phoneContext, noSideScroll, centreOf, gameAs, waitForGame, recordThinking } from './helpers.mjs';
 import { clickTurn, waitTurnOrEnd as truthTurnOrEnd, boardState as truthState } from './truth-helpers.mjs';
 
 let server, browser;
@@ -22,12 +22,7 @@ async function makeGame(kind, seats, options = {}) {
 // A page at `size` that records every "thinking" mark the seats list shows (window.__thinking).
 async function openAs(id, tokens, size = { width: 1200, height: 1000 }) {
   const context = await browser.newContext({ viewport: size });
-  await context.addInitScript(() => {
-    window.__thinking = [];
-    new MutationObserver(() => {
-      for (const el of document.querySelectorAll('#seats [data-thinking]')) window.__thinking.push(el.dataset.thinking);
-    }).observe(document, { childList: true, subtree: true });
-  });
+  await recordThinking(context);
   const page = await newPage(context);
   await page.goto(server.url + '/');
   await page.evaluate(([id, tokens]) => localStorage.setItem(`tabula:game:${id}`, JSON.stringify({ tokens })), [id, tokens]);

@@ -5,7 +5,7 @@
 // following Flip board, light and dark, desktop and phone.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, newPage, assertNoErrors, screenshot, apiJson, phoneContext, noSideScroll, centreOf } from './helpers.mjs';
+import { startServer, launch, newPage, assertNoErrors, screenshot, apiJson, phoneContext, noSideScroll, centreOf, rewriteGameMessages } from './helpers.mjs';
 
 let server, browser;
 before(async () => { server = await startServer(); browser = await launch(); });
@@ -128,15 +128,7 @@ async function injectDanger(page, marks) {
     if (j && typeof j === 'object' && 'danger' in j && j.observation && j.observation.phase === 'play') j.danger = marks(j.observation);
     return JSON.stringify(j);
   };
-  await page.route(/\/api\/games\/[0-9a-f]+$/, async (route) => {
-    const res = await route.fetch();
-    await route.fulfill({ response: res, body: rewrite(await res.text()) });
-  });
-  await page.routeWebSocket(/\/ws\/games\//, (ws) => {
-    const upstream = ws.connectToServer();
-    upstream.onMessage((m) => ws.send(rewrite(m)));
-    ws.onMessage((m) => upstream.send(m));
-  });
+  await rewriteGameMessages(page, rewrite);
 }
 
 test('FACET: an attacked Monarch ringed, with its attacker, through Flip board and in the dark', { timeout: 90000 }, async () => {

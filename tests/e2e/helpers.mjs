@@ -307,3 +307,27 @@ export async function centreOf(page, sel) {
   }, sel);
   return handle.jsonValue();
 }
+
+// Every game document (GET) and WebSocket update the page receives passes through rewrite(text) -> text: a test
+// plants what the server would send in a situation that is hard to reach by play.
+export async function rewriteGameMessages(page, rewrite) {
+  await page.route(/\/api\/games\/[0-9a-f]+$/, async (route) => {
+    const res = await route.fetch();
+    await route.fulfill({ response: res, body: rewrite(await res.text()) });
+  });
+  await page.routeWebSocket(/\/ws\/games\//, (ws) => {
+    const upstream = ws.connectToServer();
+    upstream.onMessage((m) => ws.send(rewrite(m)));
+    ws.onMessage((m) => upstream.send(m));
+  });
+}
+
+// Records in window.__thinking every "thinking" mark the seats list shows, from the first paint on.
+export async function recordThinking(context) {
+  await context.addInitScript(() => {
+    window.__thinking = [];
+    new MutationObserver(() => {
+      for (const el of document.querySelectorAll('#seats [data-thinking]')) window.__thinking.push(el.dataset.thinking);
+    }).observe(document, { childList: true, subtree: true });
+  });
+}

@@ -2,7 +2,7 @@
 // panel, sounds, the light/dark switch, the lobby's named AI levels and the page for a game that does not exist.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, newPage, assertNoErrors, screenshot, apiJson, boardPieces, phoneContext, noSideScroll } from './helpers.mjs';
+import { startServer, launch, newPage, assertNoErrors, screenshot, apiJson, boardPieces, phoneContext, noSideScroll, recordThinking } from './helpers.mjs';
 
 let server, browser;
 before(async () => { server = await startServer(); browser = await launch(); });
@@ -182,12 +182,7 @@ test('Tigadi: browse a live game, flip, material, sounds', { timeout: 180000 }, 
 test('the lobby names and describes the AI levels; the page shows the AI thinking', { timeout: 120000 }, async () => {
   const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
   // Every "thinking" mark the seats list ever shows, from the first paint on.
-  await context.addInitScript(() => {
-    window.__thinking = [];
-    new MutationObserver(() => {
-      for (const el of document.querySelectorAll('#seats [data-thinking]')) window.__thinking.push(el.dataset.thinking);
-    }).observe(document, { childList: true, subtree: true });
-  });
+  await recordThinking(context);
   const page = await newPage(context);
   await page.goto(server.url + '/');
   await page.waitForSelector('#kind option[value="tigadi"]', { state: 'attached' });

@@ -5,7 +5,7 @@
 // reveals: the server's answers are rewritten on their way to the page.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, newPage, assertNoErrors } from './helpers.mjs';
+import { startServer, launch, newPage, assertNoErrors, rewriteGameMessages } from './helpers.mjs';
 
 let server, browser;
 before(async () => { server = await startServer(); browser = await launch(); });
@@ -86,15 +86,7 @@ test('a hot seat hands the device over while the game says something is hidden, 
     if (j && typeof j === 'object' && 'hidden' in j) j.hidden = hidden;
     return JSON.stringify(j);
   };
-  await page.route(/\/api\/games\/[0-9a-f]+$/, async (route) => {
-    const res = await route.fetch();
-    await route.fulfill({ response: res, body: rewrite(await res.text()) });
-  });
-  await page.routeWebSocket(/\/ws\/games\//, (ws) => {
-    const upstream = ws.connectToServer();
-    upstream.onMessage((m) => ws.send(rewrite(m)));
-    ws.onMessage((m) => upstream.send(m));
-  });
+  await rewriteGameMessages(page, rewrite);
 
   await page.goto(server.url + '/');
   await page.waitForSelector('#kind option[value="tigadi"]', { state: 'attached' });

@@ -11,6 +11,7 @@
 import { svg, h as html } from '../dom.js';
 import { wireSquareInput } from './square-input.js';
 import { loadTokens } from '../api.js';
+import { offerWords } from './offer-words.js';
 
 const FILES = 'abcdefghi';
 
@@ -232,16 +233,9 @@ export function plyText(events) {
   if (events[0] && events[0].type === 'unseen') return '(out of sight)';
   if (!mv) {
     const off = events.find(e => e.type === 'offer');
-    return off ? offerWords(off).replace(/^\S+ /, '') : '';
+    return off ? offerWords(off, name(off.player)).replace(/^\S+ /, '') : '';
   }
   return `${mv.from || '?'}-${mv.to || '?'}`;
-}
-
-function offerWords(e) {
-  if (e.what === 'draw') return `${name(e.player)} offers a draw`;
-  if (e.what === 'accept') return `${name(e.player)} accepts the draw`;
-  if (e.what === 'decline') return `${name(e.player)} declines the draw`;
-  return `${name(e.player)}: ${e.what}`;
 }
 
 function plyDetail(events) {
@@ -250,7 +244,7 @@ function plyDetail(events) {
     if (e.type === 'move' && e.bump) parts.push(`bumps into a hidden stone on ${e.to}`);
     else if (e.type === 'capture') parts.push(`takes ${e.piece && isMonarch(e.piece) ? 'the Monarch' : 'a stone'} on ${e.square}`);
     else if (e.type === 'decay') parts.push(`${e.square}: ${TILES[e.from] ? TILES[e.from].name : e.from} → ${TILES[e.to] ? TILES[e.to].name : e.to}`);
-    else if (e.type === 'offer') parts.push(offerWords(e));
+    else if (e.type === 'offer') parts.push(offerWords(e, name(e.player)));
   }
   return parts.join(' · ');
 }

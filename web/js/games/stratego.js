@@ -8,6 +8,7 @@
 import { svg, h as html } from '../dom.js';
 import { wireSquareInput } from './square-input.js';
 import { randomInt, shuffle, savedSetups, humanName } from './setup-common.js';
+import { offerWords } from './offer-words.js';
 
 const FILES = 'abcdefghij';
 export const LAKES = ['c5', 'd5', 'c6', 'd6', 'g5', 'h5', 'g6', 'h6'];
@@ -905,20 +906,14 @@ function plies(events) {
     if (battle) p.detail = `${pieceName(battle.attacker)} × ${pieceName(battle.defender)}: ${battleOutcome(battle)}`;
     // Draw offers (their buttons are the shell's): in the ply's second line, or its text when it is nothing else
     // (an offer before the first move).
-    const offers = p.events.filter(x => x.type === 'offer').map(offerWords);
+    const offers = p.events.filter(x => x.type === 'offer').map(e => offerWords(e, playerWord(e.player)));
     if (!p.text && offers.length) p.text = offers.shift().replace(/^\S+ /, '');
     if (offers.length) p.detail = [p.detail, ...offers].filter(Boolean).join(' · ');
   }
   return out;
 }
 
-function offerWords(e) {
-  const who = (PLAYERS[e.player] || {}).name || `Player ${e.player + 1}`;
-  if (e.what === 'draw') return `${who} offers a draw`;
-  if (e.what === 'accept') return `${who} accepts the draw`;
-  if (e.what === 'decline') return `${who} declines the draw`;
-  return `${who}: ${e.what}`;
-}
+const playerWord = (p) => (PLAYERS[p] || {}).name || `Player ${p + 1}`;
 
 function initialState(game, record) {
   const board = {};

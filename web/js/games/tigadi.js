@@ -5,6 +5,7 @@
 // gotis may be taken all come from the server's `legal` list. The only "knowledge" here is geometry
 // (where the 24 points and 20 drawn lines are) and how events change the picture (for replays).
 import { svg } from '../dom.js';
+import { offerWords } from './offer-words.js';
 
 // Points and lines, from shared/spec/notation.md.
 const FILES = 'abcdefg';
@@ -289,20 +290,14 @@ function plies(events) {
     p.text = plyText(p.events);
     // Draw offers (their buttons are the shell's): in the ply's second line, or its text when it is nothing else
     // (an offer before the first move).
-    const offers = p.events.filter(e => e.type === 'offer').map(offerWords);
+    const offers = p.events.filter(e => e.type === 'offer').map(e => offerWords(e, playerWord(e.player)));
     if (!p.text && offers.length) p.text = offers.shift().replace(/^\S+ /, '');
     if (offers.length) p.detail = offers.join(' · ');
   }
   return out;
 }
 
-function offerWords(e) {
-  const who = (PLAYERS[e.player] || {}).name || `Player ${e.player + 1}`;
-  if (e.what === 'draw') return `${who} offers a draw`;
-  if (e.what === 'accept') return `${who} accepts the draw`;
-  if (e.what === 'decline') return `${who} declines the draw`;
-  return `${who}: ${e.what}`;
-}
+const playerWord = (p) => (PLAYERS[p] || {}).name || `Player ${p + 1}`;
 
 function plyText(events) {
   let s = '';

@@ -12,6 +12,7 @@ import { svg, h as html } from '../dom.js';
 import { api, loadTokens, andList } from '../api.js';
 import { wireSquareInput } from './square-input.js';
 import { randomInt, shuffle, savedSetups, humanName } from './setup-common.js';
+import { offerWords } from './offer-words.js';
 
 const FILES = 'abcdefghijklmnopq';
 const NF = 17;
@@ -346,13 +347,6 @@ function shortCapture(e) {
   return `× ${o === null ? '' : `${name(o)} `}${kindName(e.piece)} ${e.square} (${CAUSE_WORD[e.cause] || e.cause || '?'})`;
 }
 
-function offerWords(e) {
-  if (e.what === 'stalemate') return `${name(e.player)} agrees to a scored stalemate`;
-  if (e.what === 'withdraw') return `${name(e.player)} withdraws the agreement`;
-  if (e.what === 'resign') return `${name(e.player)} resigns`;
-  return `${name(e.player)}: ${e.what}`;
-}
-
 // Every event of a ply that says something beyond the moves, in words (the log under the board).
 function eventLines(events, { board = {}, transformed = [], start = false } = {}) {
   const out = [];
@@ -371,7 +365,7 @@ function eventLines(events, { board = {}, transformed = [], start = false } = {}
       out.push({ cls: 'siege', square: e.icon, text: `The siege of ${o === null ? 'the ' : `${name(o)}’s `}icon on ${e.icon} is lifted.` });
     } else if (e.type === 'transform') {
       out.push({ cls: 'transform', text: `${name(e.player)}’s army is transformed: its linesmen and sentries now act as doors, its guardians as lanterns.` });
-    } else if (e.type === 'offer') out.push({ cls: 'offer', text: `${offerWords(e)}.` });
+    } else if (e.type === 'offer') out.push({ cls: 'offer', text: `${offerWords(e, name(e.player))}.` });
     else if (e.type === 'pass') {
       out.push({ cls: 'pass', text: e.blocked ? `${name(e.player)} had no complete turn and passed (a blocked turn).` : `${name(e.player)} ended the turn with no second action.` });
     } else if (e.type === 'start' && start) out.push({ cls: 'start', text: 'Every army is in, revealed together; what already touched was resolved:' });
@@ -1181,7 +1175,7 @@ function plies(events) {
     else if (acts.length) p.text = acts.map(e => (e.type === 'pass' ? 'pass' : `${e.from}-${e.to}`)).join(' ');
     else {
       const off = p.events.find(e => e.type === 'offer');
-      p.text = off ? offerWords(off).replace(/^\S+ /, '') : '';
+      p.text = off ? offerWords(off, name(off.player)).replace(/^\S+ /, '') : '';
     }
     const own = acts.length || p.events[0].type === 'resign' ? null : p.events.find(e => e.type === 'offer');
     const d = [];
@@ -1192,7 +1186,7 @@ function plies(events) {
       else if (e.type === 'siege') d.push(e.count === 0 ? `ring round ${e.icon}` : `siege ${e.icon} ${e.count}/2`);
       else if (e.type === 'siege-lifted') d.push(`siege of ${e.icon} lifted`);
       else if (e.type === 'transform') d.push(`${name(e.player)} transformed`);
-      else if (e.type === 'offer') d.push(offerWords(e));
+      else if (e.type === 'offer') d.push(offerWords(e, name(e.player)));
     }
     if (d.length) p.detail = d.join(' · ');
   }
