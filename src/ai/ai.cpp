@@ -27,12 +27,20 @@ LevelPlan level_plan(int level) {
   }
 }
 
-// The game's catalogue entry says whether quiescence is worth its cost there (a game made outside the
-// registry, as in tests, gets it).
-bool quiescence_for(const Game& game) {
+// The game's catalogue entry says whether quiescence is worth its cost there and whether late move reductions
+// suit its ordering (a game made outside the registry, as in tests, gets quiescence and no reductions).
+void search_features_for(const Game& game, SearchParams& params) {
+  params.quiescence = true;
+  params.late_move_reductions = false;
   for (const GameKind& k : game_kinds())
-    if (k.name == game.kind()) return k.ai_quiescence;
-  return true;
+    if (k.name == game.kind()) {
+      params.quiescence = k.ai_quiescence;
+      params.late_move_reductions = k.ai_late_move_reductions;
+    }
+}
+
+std::chrono::steady_clock::time_point now(const Clock& clock) {
+  return clock ? clock() : std::chrono::steady_clock::now();
 }
 
 // A single move, or the standing-offer question, needs only a rough score: a small fixed budget.
@@ -46,7 +54,7 @@ constexpr int kVoteWin = 20'000;
 int vote_value(int score) {
   if (is_win_score(score)) return kVoteWin - (kWin - score);
   if (is_loss_score(score)) return -kVoteWin + (kWin + score);
-  return std::clamp(score, -kVoteWin + kMaxPly + 1, kVoteWin - kMaxPly - 1);
+  return std::clamp(score, -kVoteWin + kMaxWinDistance + 1, kVoteWin - kMaxWinDistance - 1);
 }
 
 // A level's defaults for whatever the caller left unset.
@@ -75,9 +83,8 @@ json pv_strings(Game& g, const std::vector<Move>& pv) {
   return out;
 }
 
-int elapsed_ms(std::chrono::steady_clock::time_point since) {
-  return static_cast<int>(
-      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - since).count());
+int elapsed_ms(const Clock& clock, std::chrono::steady_clock::time_point since) {
+  return static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(now(clock) - since).count());
 }
 
 }  // namespace
@@ -116,8 +123,8 @@ LevelInfo level_info(int level) {
 }
 
 Choice choose_move(const Game& game, const Limits& given, const std::atomic<bool>* stop) {
-  const auto start = std::chrono::steady_clock::now();
   const Limits limits = effective_limits(given);
+  const auto start = now(limits.clock);
   Rng rng(limits.seed);
 
   MoveList legal;
@@ -129,7 +136,7 @@ Choice choose_move(const Game& game, const Limits& given, const std::atomic<bool
     const Move m = legal[static_cast<int>(rng.below(static_cast<uint64_t>(legal.size())))];
     choice.move = game.move_to_string(m);
     choice.info = json{{"level", 1}, {"depth", 0},  {"nodes", 0},         {"score", 0},
-                       {"pv", json::array({choice.move})}, {"ms", elapsed_ms(start)}, {"worlds", 0}};
+                       {"pv", json::array({choice.move})}, {"ms", elapsed_ms(limits.clock, start)}, {"worlds", 0}};
     return choice;
   }
 
@@ -138,7 +145,8 @@ Choice choose_move(const Game& game, const Limits& given, const std::atomic<bool
   int worlds = game.hidden_information() ? plan.worlds : 1;
   SearchParams params;
   params.max_depth = limits.depth.value_or(plan.max_depth);
-  params.quiescence = quiescence_for(game);
+  search_features_for(game, params);
+  params.clock = limits.clock;
   params.stop = stop;
   params.nodes = limits.nodes;
   params.ms = limits.ms;
@@ -151,7 +159,6 @@ Choice choose_move(const Game& game, const Limits& given, const std::atomic<bool
   if (worlds > 1) {
     params.exact_root_scores = true;  // scores are added up across worlds
     if (params.nodes) params.nodes = std::max<uint64_t>(*params.nodes / static_cast<uint64_t>(worlds), 1);
-    if (params.ms) params.ms = std::max(*params.ms / worlds, 1);
   }
 
   // The true game's moves, by their strings: a world's move codes need not match the true game's.
@@ -177,6 +184,9 @@ Choice choose_move(const Game& game, const Limits& given, const std::atomic<bool
     if (w > 0 && stop && stop->load(std::memory_order_relaxed)) break;
     std::unique_ptr<Game> world = game.sample_world(me, rng);
     params.seed = rng.next();
+    // A time budget is shared out as it is spent: each world gets an equal part of what is left, so time a
+    // world did not use goes to the ones after it.
+    if (limits.ms && worlds > 1) params.ms = std::max((*limits.ms - elapsed_ms(limits.clock, start)) / (worlds - w), 1);
     SearchResult r = searcher.run(*world, params);
     ++searched;
     nodes += r.nodes;
@@ -244,7 +254,7 @@ Choice choose_move(const Game& game, const Limits& given, const std::atomic<bool
   const int score = worlds == 1 ? single_score
                                 : static_cast<int>(votes[static_cast<size_t>(chosen)] / std::max(voted, 1));
   choice.info = json{{"level", limits.level}, {"depth", min_depth}, {"nodes", nodes},  {"score", score},
-                     {"pv", pv},              {"ms", elapsed_ms(start)}, {"worlds", searched}};
+                     {"pv", pv},              {"ms", elapsed_ms(limits.clock, start)}, {"worlds", searched}};
   return choice;
 }
 
@@ -260,7 +270,7 @@ bool accepts_offer(const Game& game, Player player, std::string_view what, const
   const int worlds = game.hidden_information() ? kOfferWorlds : 1;
   SearchParams params;
   params.max_depth = limits.depth.value_or(level_plan(limits.level).max_depth);
-  params.quiescence = quiescence_for(game);
+  search_features_for(game, params);
   params.nodes = std::max<uint64_t>(limits.nodes.value_or(kOfferNodes) / static_cast<uint64_t>(worlds), 1);
   Searcher searcher(size_t{1} << 16);
   long long total = 0;

@@ -1,6 +1,7 @@
 // The AI's entry point, for any game: pick a move for the player to move, from that player's view only.
 #pragma once
 
+#include "ai/search.h"
 #include "core/game.h"
 
 #include <atomic>
@@ -16,6 +17,7 @@ struct Limits {
   std::optional<uint64_t> nodes;    // node budget: deterministic for a given seed (time is then not read)
   std::optional<int> depth;         // deepest iteration; default: the level's (2 at level 2, else no cap)
   uint64_t seed = 0;
+  Clock clock;                      // where time is read (tests); empty: the steady clock
 };
 
 struct Choice {
