@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <vector>
 
 namespace tabula::ai {
 namespace {
@@ -47,13 +48,20 @@ class Budgets : public ::testing::TestWithParam<testing::GameCase> {};
 
 TEST_P(Budgets, ATimeBudgetIsKeptWithinTenPercent) {
   const testing::GameCase& c = GetParam();
-  for (uint64_t seed : {1, 2}) {
+  // Four armies search slowly (a thousand nodes a step is many real milliseconds), and sanitizers slow every
+  // game: there one position, one level and one budget.
+  const bool small = testing::kSanitized || Session::create(c.kind, c.options).num_players() > 2;
+  const std::vector<uint64_t> seeds = small ? std::vector<uint64_t>{1} : std::vector<uint64_t>{1, 2};
+  const std::vector<int> levels = small ? std::vector<int>{5} : std::vector<int>{3, 5};
+  const std::vector<int> budgets = small ? std::vector<int>{120} : std::vector<int>{120, 300};
+  for (uint64_t seed : seeds) {
     Session s = position(c, seed, 6);
     if (s.over()) continue;
-    for (int level : {3, 5}) {
-      for (int ms : {100, 350}) {
-        // A read every 1,024 nodes, 5 ms apart: the deadline can be missed by up to one step (5% of 100 ms).
-        SteppingClock fake{.step = std::chrono::microseconds(5000)};
+    for (int level : levels) {
+      for (int ms : budgets) {
+        // A read every 1,024 nodes (and a few more around each search), a millisecond apart: a step stands for
+        // those nodes' time on a slow machine.
+        SteppingClock fake{.step = std::chrono::microseconds(1000)};
         Limits limits = default_limits(level);
         limits.ms = ms;
         limits.seed = seed;
