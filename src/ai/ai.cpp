@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <unordered_map>
 
 namespace tabula::ai {
@@ -122,7 +123,11 @@ LevelInfo level_info(int level) {
   }
 }
 
-Choice choose_move(const Game& game, const Limits& given, const std::atomic<bool>* stop) {
+Memory::Memory() = default;
+Memory::~Memory() = default;
+void Memory::forget() { fresh_ = true; }
+
+Choice choose_move(const Game& game, const Limits& given, const std::atomic<bool>* stop, Memory* memory) {
   const Limits limits = effective_limits(given);
   const auto start = now(limits.clock);
   Rng rng(limits.seed);
@@ -170,7 +175,24 @@ Choice choose_move(const Game& game, const Limits& given, const std::atomic<bool
   }
   std::vector<long long> votes(names.size(), 0);
 
-  Searcher searcher(plan.tt_entries);
+  // The table is kept across moves only where a position's score is the same whoever searches it and in
+  // whichever world (two players, one world: nothing hidden), and only on a time budget: a node budget promises
+  // the same choice for the same seed, request by request (engine-protocol.md), which a kept table would break.
+  std::optional<Searcher> own;
+  Searcher* searcher_ptr = nullptr;
+  if (memory && !limits.nodes && worlds == 1 && !game.hidden_information() && game.num_players() == 2) {
+    if (!memory->searcher_ || memory->entries_ != plan.tt_entries) {
+      memory->searcher_ = std::make_unique<Searcher>(plan.tt_entries);
+      memory->entries_ = plan.tt_entries;
+      memory->fresh_ = true;
+    }
+    params.keep_table = !memory->fresh_;
+    memory->fresh_ = false;
+    searcher_ptr = memory->searcher_.get();
+  } else {
+    searcher_ptr = &own.emplace(plan.tt_entries);
+  }
+  Searcher& searcher = *searcher_ptr;
   uint64_t nodes = 0;
   int min_depth = kMaxPly;
   int searched = 0;

@@ -113,6 +113,62 @@ TEST_P(Budgets, ANodeBudgetGivesTheSameChoiceForTheSameSeed) {
   }
 }
 
+TEST(Memory, KeepsTheTableFromOneMoveToTheNext) {
+  // The same Tigadi position asked twice on a time budget (a driven clock): the second search starts with the
+  // first one's table, so the same time takes it deeper. Without the memory, it reaches the same depth again.
+  Session s = position(testing::GameCase{"tigadi", "", json::object()}, 4, 6);
+  Memory memory;
+  auto ask = [&](Memory* m) {
+    SteppingClock fake{.step = std::chrono::microseconds(1000)};
+    Limits limits = default_limits(3);
+    limits.ms = 100;
+    limits.clock = fake.clock();
+    return choose_move(s.game(), limits, nullptr, m).info["depth"].get<int>();
+  };
+  const int first = ask(&memory);
+  // One more iteration costs several times all before it, so the time saved shows after a few asks.
+  int later = first;
+  for (int i = 0; i < 4 && later == first; ++i) later = ask(&memory);
+  EXPECT_GT(later, first);
+  EXPECT_EQ(ask(nullptr), first);
+  memory.forget();
+  EXPECT_EQ(ask(&memory), first);
+}
+
+TEST(Memory, IsNotUsedOnANodeBudgetNorWhereSomethingIsHidden) {
+  // A node budget's choice is the request's alone (engine-protocol.md), and a table learnt in one sampled world
+  // does not hold in another.
+  for (const testing::GameCase& c : {testing::GameCase{"tigadi", "", json::object()},
+                                     testing::GameCase{"stratego", "", json::object()}}) {
+    Session s = position(c, 5, 6);
+    Memory memory;
+    Limits limits = default_limits(3);
+    limits.nodes = 5000;
+    limits.ms.reset();
+    const json alone = choose_move(s.game(), limits).info;
+    for (int i = 0; i < 2; ++i) {
+      json with_memory = choose_move(s.game(), limits, nullptr, &memory).info;
+      with_memory.erase("ms");
+      json expected = alone;
+      expected.erase("ms");
+      EXPECT_EQ(with_memory, expected) << c.kind << " request " << i;
+    }
+  }
+  Session hidden = position(testing::GameCase{"stratego", "", json::object()}, 6, 4);
+  Memory memory;
+  auto ask = [&](Memory* m) {
+    SteppingClock fake{.step = std::chrono::microseconds(1000)};
+    Limits limits = default_limits(3);
+    limits.ms = 100;
+    limits.seed = 3;
+    limits.clock = fake.clock();
+    json info = choose_move(hidden.game(), limits, nullptr, m).info;
+    return info;
+  };
+  const json first = ask(&memory);
+  EXPECT_EQ(ask(&memory), first);  // as if asked afresh
+}
+
 INSTANTIATE_TEST_SUITE_P(EveryGame, Budgets, ::testing::ValuesIn(budget_cases()),
                          [](const ::testing::TestParamInfo<testing::GameCase>& param_info) {
                            return param_info.param.kind + "_" + param_info.param.label;

@@ -49,18 +49,21 @@ class Mover {
   virtual Choice choose(const Game& game, uint64_t seed) = 0;
 };
 
-// An AI level in this process.
+// An AI level in this process, keeping its search table from move to move of a game (ai::Memory) as the
+// engine protocol does between its `new` commands, so that a program and this process play alike.
 class LevelMover : public Mover {
  public:
   explicit LevelMover(Limits limits) : limits_(std::move(limits)) {}
+  void start(const std::string&, const json&, const std::vector<json>&) override { memory_.forget(); }
   Choice choose(const Game& game, uint64_t seed) override {
     Limits l = limits_;
     l.seed = seed;
-    return choose_move(game, l);
+    return choose_move(game, l, nullptr, &memory_);
   }
 
  private:
   Limits limits_;
+  Memory memory_;
 };
 
 struct MatchResult {
