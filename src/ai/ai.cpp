@@ -97,10 +97,10 @@ Limits default_limits(int level) {
     case 1: break;                       // random: no budget
     case 2: l.nodes = 2'000; break;      // depth 2 at most (level_plan), and few nodes
     // 350 ms: what the Game of Truth's level 3 was measured with against level 2 (75,000 nodes, about 340 ms
-    // an action on the 2-core test machine; docs/strength.md), under the half second an action may take.
+    // an action on the 2-core test machine; docs/strength-history.md), under the half second an action may take.
     case 3: l.ms = 350; break;
     case 4: l.ms = 1'000; break;
-    default: l.ms = 3'000; break;
+    default: l.ms = 2'000; break;  // the strongest level answers within 2 s on one core
   }
   return l;
 }
@@ -119,7 +119,7 @@ LevelInfo level_info(int level) {
     case 4:
       return {4, "Strong", "Searches about 1 s a move. Deeper than level 3; a challenge for a practised player."};
     default:
-      return {5, "Expert", "Searches about 3 s a move: the strongest level."};
+      return {5, "Expert", "Searches about 2 s a move: the strongest level."};
   }
 }
 
