@@ -68,6 +68,7 @@ const std::vector<GameKind>& game_kinds() {
            {4, truth::Truth::named_arrangements(), truth::Options{4}.to_json()}},
           // Quiescence: Truth::is_capture reads the board (tactics::takes_piece), as cheap as a leaf.
           /*ai_quiescence=*/true,
+          /*ai_late_move_reductions=*/true,
       },
   };
   return kinds;
