@@ -50,17 +50,23 @@ struct Position {
   uint64_t key() const { return uint64_t{board[0]} | uint64_t{board[1]} << 24 | uint64_t{to_move} << 48; }
 };
 
-// The evaluation's board terms, per side, kept up to date by apply (evaluation.cpp) so that evaluate() reads
-// them instead of scanning the 20 lines: lines with two of the side's gotis and the third point empty
-// (threats), lines all the side's (closed), and pairs of a side's goti and an empty neighbour (mobility).
+// The evaluation's board terms, kept up to date by apply (evaluation.cpp) so that evaluate() never scans the
+// 20 lines: each side's count of gotis on every line, bit-sliced (line l holds count lo_l + 2 hi_l, so a goti
+// placed or lifted is one carry or borrow over the lines through its point), and each side's mobility (pairs of
+// its goti and an empty neighbour).
 struct Terms {
-  int16_t threats[2] = {0, 0};
-  int16_t closed[2] = {0, 0};
+  uint32_t lo[2] = {0, 0};
+  uint32_t hi[2] = {0, 0};
   int16_t mobility[2] = {0, 0};
+  // Lines all `side`'s, and lines with two of its gotis and the third point empty.
+  int closed(int side) const { return __builtin_popcount(lo[side] & hi[side]); }
+  int threats(int side) const {
+    return __builtin_popcount(hi[side] & ~lo[side] & ~(lo[1 - side] | hi[1 - side]));
+  }
   friend bool operator==(const Terms&, const Terms&) = default;
 };
 // The terms of a board computed from nothing, and their update when the points in `changed` change from
-// `before` to `after` (only the lines and adjacencies through those points are read).
+// `before` to `after` (only the lines and neighbours of those points are touched).
 Terms terms_of(const Mask board[2]);
 void update_terms(Terms& t, const Mask before[2], const Mask after[2], Mask changed);
 

@@ -150,8 +150,8 @@ TEST(TigadiAI, AGivenPositionStartsWithItsTerms) {
   Position p = moving({"a1", "d1", "g1", "f2"}, {"d7", "d6", "b4", "e3"}, 1);
   Tigadi g(p);
   EXPECT_EQ(g.terms(), terms_of(p.board));
-  EXPECT_EQ(g.terms().closed[0], 1);
-  EXPECT_EQ(g.terms().threats[1], 1);
+  EXPECT_EQ(g.terms().closed(0), 1);
+  EXPECT_EQ(g.terms().threats(1), 1);
   EXPECT_EQ(g.evaluate(), evaluate_from_scratch(p));
 }
 
