@@ -12,6 +12,8 @@ bootstrap:
 build: bootstrap
 	cmake --preset release
 	cmake --build --preset release
+	@# Tigadi's endgame tables (seconds to build, never committed): the AI plays table positions perfectly.
+	@[ -f build/release/tables/tigadi.tbl ] || ./build/release/tabula tables --game tigadi
 
 asan: bootstrap
 	cmake --preset asan

@@ -20,7 +20,9 @@ constexpr int kMaxHint = (1 << 28) - 1;
 constexpr int kKillerScore[2] = {(1 << 27) + 1, 1 << 27};
 constexpr int kHistoryMax = 1 << 24;  // history is halved when an entry reaches this
 constexpr int kBadHintScore = -(1 << 26);
-bool is_quiet_order(int order) { return order >= 0 && order < kKillerScore[1]; }
+// Moves late move reductions may reduce: quiet ones (not the table's, not hinted, not killers) and those hinted
+// against, which the game ranks worst.
+bool is_reducible_order(int order) { return order < kKillerScore[1]; }
 
 // The value of a finished game for the searching player `root`, `ply` plies from the root: a win when it is
 // among the winners (alone or shared), a loss when it is not, nothing for a draw.
@@ -252,7 +254,7 @@ int Searcher::negamax(int depth, int alpha, int beta, int ply, bool null_allowed
       // Late move reductions: a late quiet move, which the ordering judged unpromising, is first searched
       // shallower; only if it then beats alpha is it searched at full depth.
       int reduction = 0;
-      if (params_->late_move_reductions && depth >= 3 && i >= 3 && is_quiet_order(f.order[static_cast<size_t>(i)]))
+      if (params_->late_move_reductions && depth >= 3 && i >= 3 && is_reducible_order(f.order[static_cast<size_t>(i)]))
         reduction = (depth >= 5 && i >= 8) ? 2 : 1;
       // Principal variation search: prove the move is no better with a null window, re-search if it is.
       score = child_value(me, depth - 1 - reduction, alpha, alpha + 1, ply + 1);

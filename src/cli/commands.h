@@ -53,4 +53,17 @@ int arena_command(const ArenaArgs& args);
 // 0, or 1 with the reason on `err` when the input is refused.
 int record_command(bool to_text, std::istream& in, std::ostream& out, std::ostream& err);
 
+// `tabula tables`: solves Tigadi's endgame tables (3 to max_gotis gotis a side) into `out`/tigadi.tbl (default
+// directory: default_tables_dir()). 0, or 1 when it could not be written, 2 on a bad argument.
+struct TablesArgs {
+  std::string game = "tigadi";
+  std::string out;  // empty: default_tables_dir()
+  int max_gotis = 4;
+};
+int tables_command(const TablesArgs& args);
+// Where the AI looks for endgame tables: $TABULA_TABLES when set, else `tables` beside the executable.
+std::string default_tables_dir();
+// Loads the tables found there for the AI (nothing when there are none; a warning on stderr for a bad file).
+void load_endgame_tables();
+
 }  // namespace tabula

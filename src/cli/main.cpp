@@ -1,4 +1,4 @@
-// tabula: serve, engine, perft, bench, selfplay, arena, record.
+// tabula: serve, engine, perft, bench, selfplay, arena, record, tables.
 #include "cli/bench.h"
 #include "cli/commands.h"
 #include "cli/engine_protocol.h"
@@ -156,7 +156,17 @@ int main(int argc, char** argv) {
   auto* record_text_flag = record_cmd->add_flag("--text", record_text, "Read a record's JSON, print its text");
   record_cmd->add_flag("--json", record_json, "Read a text record, print its JSON")->excludes(record_text_flag);
 
+  tabula::TablesArgs tables;
+  auto* tables_cmd = app.add_subcommand("tables", "Build endgame tables for the AI (Tigadi)");
+  tables_cmd->add_option("--game", tables.game)->capture_default_str();
+  tables_cmd->add_option("--out", tables.out, "Directory (default: $TABULA_TABLES, else tables/ beside this binary)");
+  tables_cmd->add_option("--max-gotis", tables.max_gotis, "Most gotis a side")->capture_default_str()->check(CLI::Range(3, 7));
+
   CLI11_PARSE(app, argc, argv);
+
+  if (tables_cmd->parsed()) return tabula::tables_command(tables);
+  // The AI plays with endgame tables wherever it may play.
+  if (!perft_cmd->parsed() && !record_cmd->parsed()) tabula::load_endgame_tables();
 
 #ifdef TABULA_HAS_SERVER
   if (serve_cmd->parsed()) return tabula::server::run(serve);

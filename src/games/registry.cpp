@@ -23,6 +23,10 @@ const std::vector<GameKind>& game_kinds() {
           {},
           false,
           {{2, {}, json::object()}},
+          /*ai_quiescence=*/true,
+          // docs/strength-history.md (Tigadi, 2026-12-02): with the order hints, late move reductions reach deeper
+          // at equal nodes and do not lose strength.
+          /*ai_late_move_reductions=*/true,
       },
       GameKind{
           "stratego",

@@ -23,6 +23,7 @@ struct Geometry {
   std::array<Mask, kPoints> neighbours{};
   std::array<std::array<Mask, 3>, kPoints> lines_through{};  // corners lie on 3 lines, midpoints on 2
   std::array<uint8_t, kPoints> line_count{};
+  std::array<uint32_t, kPoints> line_ids{};  // bit l set when lines[l] passes through the point
 };
 
 constexpr Geometry make_geometry() {
@@ -46,6 +47,9 @@ constexpr Geometry make_geometry() {
       g.neighbours[static_cast<size_t>(a)] |= bit(b);
       g.neighbours[static_cast<size_t>(b)] |= bit(a);
     }
+  for (int l = 0; l < kLines; ++l)
+    for (int p = 0; p < kPoints; ++p)
+      if (g.lines[static_cast<size_t>(l)] & bit(p)) g.line_ids[static_cast<size_t>(p)] |= uint32_t{1} << l;
   for (int l = 0; l < kLines; ++l)
     for (int p = 0; p < kPoints; ++p)
       if (g.lines[static_cast<size_t>(l)] & bit(p))

@@ -3,45 +3,61 @@
 // Material decides the game (two gotis lose), so a goti is worth 100. Beyond it: open lines that need one
 // more goti (the next capture threat), gotis in a closed line (protected, and the start of a running
 // tigadi), and, once sliding, mobility (a blocked side passes and cannot make threats).
+//
+// The board terms are kept by apply (update_terms): a move changes at most three points (from, to, the goti
+// taken), each a carry or borrow over its lines' bit-sliced counts and three popcounts of its neighbours, and
+// evaluate() reads them with six popcounts.
 #include "games/tigadi/tigadi.h"
 
 namespace tabula::tigadi {
 
 namespace {
 
-struct SideFeatures {
-  int material = 0;
-  int threats = 0;      // lines with two own gotis and the third point empty
-  int closed = 0;       // lines all own
-  int mobility = 0;     // slides available (moving phase)
-};
-
-SideFeatures features(const Position& pos, int side) {
-  SideFeatures f;
-  const Mask own = pos.board[side], enemy = pos.board[1 - side];
-  const Mask empty = kAllPoints & ~(own | enemy);
-  f.material = pos.total(side);
-  for (Mask line : kGeometry.lines) {
-    const Mask mine = own & line;
-    if (mine == line) ++f.closed;
-    else if (__builtin_popcount(mine) == 2 && (line & empty)) ++f.threats;
-  }
-  if (!pos.placing())
-    for (Mask o = own; o; o &= o - 1)
-      f.mobility += __builtin_popcount(kGeometry.neighbours[static_cast<size_t>(__builtin_ctz(o))] & empty);
-  return f;
+// Side `side` puts a goti on the empty point `p` of board `b`, or lifts its goti from it.
+void put(Terms& t, Mask b[2], int side, int p) {
+  const uint32_t ls = kGeometry.line_ids[static_cast<size_t>(p)];
+  const Mask n = kGeometry.neighbours[static_cast<size_t>(p)];
+  t.hi[side] |= t.lo[side] & ls;  // no line holds more than three, so the carry stops here
+  t.lo[side] ^= ls;
+  for (int s = 0; s < 2; ++s) t.mobility[s] = static_cast<int16_t>(t.mobility[s] - __builtin_popcount(n & b[s]));
+  b[side] |= bit(p);
+  t.mobility[side] = static_cast<int16_t>(t.mobility[side] + __builtin_popcount(n & ~(b[0] | b[1]) & kAllPoints));
+}
+void lift(Terms& t, Mask b[2], int side, int p) {
+  const uint32_t ls = kGeometry.line_ids[static_cast<size_t>(p)];
+  const Mask n = kGeometry.neighbours[static_cast<size_t>(p)];
+  t.hi[side] &= ~(~t.lo[side] & ls);
+  t.lo[side] ^= ls;
+  t.mobility[side] = static_cast<int16_t>(t.mobility[side] - __builtin_popcount(n & ~(b[0] | b[1]) & kAllPoints));
+  b[side] &= ~bit(p);
+  for (int s = 0; s < 2; ++s) t.mobility[s] = static_cast<int16_t>(t.mobility[s] + __builtin_popcount(n & b[s]));
 }
 
 }  // namespace
 
+Terms terms_of(const Mask board[2]) {
+  Terms t;
+  Mask b[2] = {0, 0};
+  for (int side = 0; side < 2; ++side)
+    for (Mask m = board[side]; m; m &= m - 1) put(t, b, side, __builtin_ctz(m));
+  return t;
+}
+
+void update_terms(Terms& t, const Mask before[2], const Mask after[2], Mask changed) {
+  Mask b[2] = {before[0], before[1]};
+  for (int side = 0; side < 2; ++side)
+    for (Mask m = changed & before[side] & ~after[side]; m; m &= m - 1) lift(t, b, side, __builtin_ctz(m));
+  for (int side = 0; side < 2; ++side)
+    for (Mask m = changed & after[side] & ~before[side]; m; m &= m - 1) put(t, b, side, __builtin_ctz(m));
+}
+
 int Tigadi::evaluate() const {
-  const int me = pos_.to_move;
-  const SideFeatures a = features(pos_, me), b = features(pos_, 1 - me);
-  int score = 100 * (a.material - b.material);
+  const int me = pos_.to_move, opp = 1 - me;
+  int score = 100 * (pos_.total(me) - pos_.total(opp));
   // A threat of the side to move is worth more: it can be carried out now.
-  score += 30 * a.threats - 20 * b.threats;
-  score += 12 * (a.closed - b.closed);
-  score += 4 * (a.mobility - b.mobility);
+  score += 30 * terms_.threats(me) - 20 * terms_.threats(opp);
+  score += 12 * (terms_.closed(me) - terms_.closed(opp));
+  if (!pos_.placing()) score += 4 * (terms_.mobility[me] - terms_.mobility[opp]);
   return score;
 }
 

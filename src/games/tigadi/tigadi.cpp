@@ -1,5 +1,7 @@
 #include "games/tigadi/tigadi.h"
 
+#include "games/tigadi/endgame.h"
+
 namespace tabula::tigadi {
 
 namespace {
@@ -12,7 +14,7 @@ Tigadi::Tigadi() {
   history_.reserve(256);
 }
 
-Tigadi::Tigadi(const Position& start) : pos_(start) {
+Tigadi::Tigadi(const Position& start) : pos_(start), terms_(terms_of(start.board)) {
   undo_.reserve(256);
   history_.reserve(256);
   // rulings.md: a given position after placing counts as the first occurrence for repetition.
@@ -73,8 +75,89 @@ void Tigadi::legal_moves(MoveList& out) const {
   if (out.empty()) out.push(TigadiMove::pass());
 }
 
+void Tigadi::legal_captures(MoveList& out) const {
+  out.clear();
+  if (over()) return;
+  const int me = pos_.to_move, opp = 1 - me;
+  const Mask own = pos_.board[me], enemy = pos_.board[opp];
+  // A line closed while the enemy has no goti on the board takes nothing: not a capture.
+  if (!enemy) return;
+  const Mask empty = kAllPoints & ~(own | enemy);
+  // The points that would close a line: the empty third point of a line holding two own gotis.
+  Mask closing = 0;
+  for (Mask line : kGeometry.lines)
+    if (__builtin_popcount(own & line) == 2 && (line & empty)) closing |= line & empty;
+  if (!closing) return;
+  const Mask capturable = capturable_points(enemy);
+  auto emit = [&](int from, int to) {
+    for (Mask c = capturable; c; c &= c - 1) out.push(Move{TigadiMove::pack(from, to, lowest(c))});
+  };
+  if (pos_.placing()) {
+    if (pos_.in_hand[me] == 0) return;
+    for (Mask e = closing; e; e &= e - 1) emit(TigadiMove::kNone, lowest(e));
+    return;
+  }
+  for (Mask e = closing; e; e &= e - 1) {
+    const int to = lowest(e);
+    // A slide closes a line through `to` only if it does not come from that line.
+    for (Mask f = kGeometry.neighbours[static_cast<size_t>(to)] & own; f; f &= f - 1) {
+      const int from = lowest(f);
+      if (completes_line(own ^ bit(from) ^ bit(to), to)) emit(from, to);
+    }
+  }
+}
+
+int Tigadi::order_hint(Move m) const {
+  if (TigadiMove::is_pass(m)) return 0;
+  const int me = pos_.to_move, opp = 1 - me;
+  const int to = TigadiMove::to(m), from = TigadiMove::from(m), cap = TigadiMove::capture(m);
+  const Mask own = pos_.board[me], enemy = pos_.board[opp];
+  if (cap != TigadiMove::kNone) {
+    // A capture, by what the taken goti does for the enemy: each enemy threat (two enemy gotis and the third
+    // point empty) and each closed enemy line it stands on is broken by taking it.
+    const Mask empty = kAllPoints & ~(own | enemy);
+    int value = 0;
+    for (uint32_t ls = kGeometry.line_ids[static_cast<size_t>(cap)]; ls; ls &= ls - 1) {
+      const Mask line = kGeometry.lines[static_cast<size_t>(__builtin_ctz(ls))];
+      const int n = __builtin_popcount(enemy & line);
+      if (n == 3) value += 2;
+      else if (n == 2 && (line & empty)) value += 3;
+    }
+    return 1000 + 10 * value;
+  }
+  // A move onto the empty third point of enemy lines holding two enemy gotis blocks them (it may also close a
+  // line of one's own, but that would be a capture, above, unless the enemy has nothing on the board).
+  int blocked = 0;
+  for (uint32_t ls = kGeometry.line_ids[static_cast<size_t>(to)]; ls; ls &= ls - 1) {
+    const Mask line = kGeometry.lines[static_cast<size_t>(__builtin_ctz(ls))];
+    if (__builtin_popcount(enemy & line) == 2) ++blocked;
+  }
+  if (completes_line(own | bit(to), to) && from == TigadiMove::kNone) blocked += 2;  // a line closed, nothing taken
+  if (blocked) return 100 * blocked;
+  // A slide off the third point of a line holding two enemy gotis opens that line for the enemy.
+  if (from != TigadiMove::kNone)
+    for (uint32_t ls = kGeometry.line_ids[static_cast<size_t>(from)]; ls; ls &= ls - 1) {
+      const Mask line = kGeometry.lines[static_cast<size_t>(__builtin_ctz(ls))];
+      if (__builtin_popcount(enemy & line) == 2) return -1;
+    }
+  return 0;
+}
+
+std::optional<Game::Solved> Tigadi::solved() const {
+  if (pos_.placing() || over()) return std::nullopt;
+  const EndgameTables* tables = endgame_tables();
+  if (!tables) return std::nullopt;
+  const int me = pos_.to_move;
+  const std::optional<EndgameTables::Value> v = tables->probe(pos_.board[me], pos_.board[1 - me]);
+  if (!v) return std::nullopt;
+  // rulings.md T7: a win the 100-turn rule could cut short is not known to be one here. Every ply of a
+  // table's line, but its last, may be quiet; the count restarts at each capture and no table line is longer.
+  if (v->outcome != 0 && pos_.quiet_plies + v->plies > kQuietPliesDraw) return std::nullopt;
+  return Solved{v->outcome, v->plies};
+}
+
 void Tigadi::apply(Move m, EventLog* events) {
-  undo_.push_back(Undo{pos_, static_cast<uint32_t>(history_.size())});
+  undo_.push_back(Undo{pos_, terms_, static_cast<uint32_t>(history_.size())});
   const int me = pos_.to_move, opp = 1 - me;
   const bool was_placing = pos_.placing();
   bool captured = false;
@@ -94,8 +177,11 @@ void Tigadi::apply(Move m, EventLog* events) {
         events->push_back(Event{
             json{{"type", "move"}, {"player", me}, {"from", point_name(from)}, {"to", point_name(to)}}, {}});
     }
+    const Mask before[2] = {undo_.back().pos.board[0], undo_.back().pos.board[1]};
+    Mask changed = bit(to) | (from == TigadiMove::kNone ? 0 : bit(from));
     if (cap != TigadiMove::kNone) {
       pos_.board[opp] &= ~bit(cap);
+      changed |= bit(cap);
       captured = true;
       if (events)
         events->push_back(Event{json{{"type", "capture"},
@@ -105,6 +191,7 @@ void Tigadi::apply(Move m, EventLog* events) {
                                      {"points", 0}},
                                 {}});
     }
+    update_terms(terms_, before, pos_.board, changed);
   }
   pos_.draw_offer.on_move(me, events);
   ++pos_.ply;
@@ -138,6 +225,7 @@ void Tigadi::apply(Move m, EventLog* events) {
 void Tigadi::undo() {
   const Undo& u = undo_.back();
   pos_ = u.pos;
+  terms_ = u.terms;
   history_.resize(u.history_size);
   undo_.pop_back();
 }

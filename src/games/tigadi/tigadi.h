@@ -50,6 +50,26 @@ struct Position {
   uint64_t key() const { return uint64_t{board[0]} | uint64_t{board[1]} << 24 | uint64_t{to_move} << 48; }
 };
 
+// The evaluation's board terms, kept up to date by apply (evaluation.cpp) so that evaluate() never scans the
+// 20 lines: each side's count of gotis on every line, bit-sliced (line l holds count lo_l + 2 hi_l, so a goti
+// placed or lifted is one carry or borrow over the lines through its point), and each side's mobility (pairs of
+// its goti and an empty neighbour).
+struct Terms {
+  uint32_t lo[2] = {0, 0};
+  uint32_t hi[2] = {0, 0};
+  int16_t mobility[2] = {0, 0};
+  // Lines all `side`'s, and lines with two of its gotis and the third point empty.
+  int closed(int side) const { return __builtin_popcount(lo[side] & hi[side]); }
+  int threats(int side) const {
+    return __builtin_popcount(hi[side] & ~lo[side] & ~(lo[1 - side] | hi[1 - side]));
+  }
+  friend bool operator==(const Terms&, const Terms&) = default;
+};
+// The terms of a board computed from nothing, and their update when the points in `changed` change from
+// `before` to `after` (only the lines and neighbours of those points are touched).
+Terms terms_of(const Mask board[2]);
+void update_terms(Terms& t, const Mask before[2], const Mask after[2], Mask changed);
+
 class Tigadi final : public Game {
  public:
   Tigadi();
@@ -73,6 +93,15 @@ class Tigadi final : public Game {
   bool is_capture(Move m) const override {
     return !TigadiMove::is_pass(m) && TigadiMove::capture(m) != TigadiMove::kNone;
   }
+  // Generated directly: the placements and slides that close a line while the enemy has a goti on the board.
+  void legal_captures(MoveList& out) const override;
+  // Captures first (the more enemy threats and closed lines the taken goti breaks, the higher), then moves onto
+  // the empty point of an enemy threat (a block); a slide that leaves such a point, opening the enemy line,
+  // comes after the quiet moves.
+  int order_hint(Move m) const override;
+  // The endgame tables' value (endgame.h) for a moving-phase position they hold, when it is exact here: a win
+  // or loss no further than the 100-turn rule allows from this position's count.
+  std::optional<Solved> solved() const override;
   std::string explain_illegal(std::string_view text) const override;
   // "draw", "accept", "decline" (rulings.md: draw by agreement in every two-player game).
   void offer(Player p, std::string_view what, EventLog* events) override;
@@ -89,6 +118,7 @@ class Tigadi final : public Game {
   uint64_t hash() const override;
 
   const Position& position() const { return pos_; }
+  const Terms& terms() const { return terms_; }
   bool over() const { return pos_.outcome != Position::kOn || forced_; }
 
   // Parses notation.md's state JSON (GameError(bad_request) with the reason when it is not a valid state).
@@ -98,11 +128,13 @@ class Tigadi final : public Game {
  private:
   struct Undo {
     Position pos;
+    Terms terms;
     uint32_t history_size;
   };
   void record_position_after_placing(bool placing_just_ended);
 
   Position pos_;
+  Terms terms_;
   // Repetition keys of every position since placing ended (the first counted one included).
   std::vector<uint64_t> history_;
   std::vector<Undo> undo_;

@@ -1,0 +1,421 @@
+// Retrograde analysis of Tigadi's moving phase (endgame.h).
+//
+// A table T(s, o) holds the positions where the side to move has s gotis and the other o, one byte each:
+// 0 a draw (or not yet known while solving), an odd n a win in n plies, an even n a loss in n plies, 255 an
+// entry no class of positions uses (see index). A move that closes no line stays within the pair T(s, o),
+// T(o, s); a capture leads to T(o - 1, s), solved before, or ends the game when o is 3.
+//
+// Solving a pair goes by passes d = 1, 2, 3...: every entry whose value is d is final by then (no shorter
+// value can reach it any more), and its predecessors (the positions one unmove away: the other side slid a
+// goti back, or passed when it had no slide) are updated: a predecessor of a loss in d is a win in d + 1
+// unless it already wins sooner; a predecessor of a win is checked whole: when every move it has leads to a
+// final win of the other side, it is a loss, one ply longer than its longest child. Wins through a capture
+// into a smaller table are known at the start and wait for their pass. What no pass reaches is a draw: neither
+// side can force the end, and endless play is drawn by repetition (docs/rulings.md T7).
+#include "games/tigadi/endgame.h"
+
+#include "core/error.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <istream>
+#include <mutex>
+#include <ostream>
+#include <sstream>
+#include <stdexcept>
+
+namespace tabula::tigadi {
+
+namespace {
+
+int lowest(Mask m) { return __builtin_ctz(m); }
+
+struct Binomials {
+  uint64_t c[kPoints + 1][kPoints + 1] = {};
+  constexpr Binomials() {
+    for (int n = 0; n <= kPoints; ++n) {
+      c[n][0] = 1;
+      for (int k = 1; k <= n; ++k) c[n][k] = c[n - 1][k - 1] + (k <= n - 1 ? c[n - 1][k] : 0);
+    }
+  }
+};
+constexpr Binomials kBinom;
+uint64_t binom(int n, int k) { return k < 0 || k > n ? 0 : kBinom.c[n][k]; }
+
+// The rank of a set of points among the sets of its size, in colexicographic order (= numeric order).
+uint64_t rank_of(Mask m) {
+  uint64_t r = 0;
+  int i = 0;
+  for (; m; m &= m - 1) r += binom(lowest(m), ++i);
+  return r;
+}
+Mask unrank(uint64_t r, int k) {
+  Mask m = 0;
+  int p = kPoints - 1;
+  for (int i = k; i >= 1; --i) {
+    while (binom(p, i) > r) --p;
+    r -= binom(p, i);
+    m |= bit(p);
+    --p;
+  }
+  return m;
+}
+// `e` with the points of `o` (disjoint from it) squeezed out, and back.
+Mask compress(Mask e, Mask o) {
+  for (Mask rest = o; rest;) {
+    const Mask b = Mask{1} << (31 - __builtin_clz(rest));
+    rest &= ~b;
+    e = (e & (b - 1)) | ((e >> 1) & ~(b - 1));
+  }
+  return e;
+}
+Mask expand(Mask x, Mask o) {
+  for (Mask rest = o; rest; rest &= rest - 1) {
+    const Mask b = rest & -rest;
+    x = (x & (b - 1)) | ((x & ~(b - 1)) << 1);
+  }
+  return x;
+}
+
+std::array<std::array<uint8_t, kPoints>, kSymmetries> make_maps() {
+  std::array<std::array<uint8_t, kPoints>, kSymmetries> maps{};
+  for (int g = 0; g < kSymmetries; ++g) {
+    const int turns = g & 3, mirror = (g >> 2) & 1, swap = (g >> 3) & 1;
+    for (int p = 0; p < kPoints; ++p) {
+      int ring = p / 8, i = p % 8;
+      if (mirror) i = (8 - i) % 8;
+      i = (i + 2 * turns) % 8;
+      if (swap) ring = 2 - ring;
+      maps[static_cast<size_t>(g)][static_cast<size_t>(p)] = static_cast<uint8_t>(ring * 8 + i);
+    }
+  }
+  return maps;
+}
+
+struct ByteMaps {
+  Mask t[kSymmetries][3][256];
+};
+const ByteMaps& byte_maps() {
+  static const ByteMaps maps = [] {
+    ByteMaps b{};
+    const auto& m = symmetry_maps();
+    for (int g = 0; g < kSymmetries; ++g)
+      for (int k = 0; k < 3; ++k)
+        for (int v = 0; v < 256; ++v) {
+          Mask out = 0;
+          for (int j = 0; j < 8; ++j)
+            if (v & (1 << j)) out |= bit(m[static_cast<size_t>(g)][static_cast<size_t>(8 * k + j)]);
+          b.t[g][k][v] = out;
+        }
+    return b;
+  }();
+  return maps;
+}
+
+// For the side to move's gotis of one count: each set's class (its representative is the least image under
+// the 16 symmetries) and the symmetries that map the set onto its representative.
+struct OwnIndex {
+  std::vector<uint32_t> cls;     // by rank_of(set)
+  std::vector<uint16_t> to_rep;  // by rank_of(set): bit g when transform(g, set) is the representative
+  std::vector<Mask> reps;        // by class
+};
+const OwnIndex& own_index(int s) {
+  static std::once_flag once[kMaxTableGotis + 1];
+  static OwnIndex idx[kMaxTableGotis + 1];
+  std::call_once(once[s], [s] {
+    OwnIndex& x = idx[s];
+    const size_t n = binom(kPoints, s);
+    x.cls.resize(n);
+    x.to_rep.resize(n);
+    Mask m = (Mask{1} << s) - 1;
+    for (size_t r = 0; r < n; ++r) {
+      Mask least = m;
+      for (int g = 1; g < kSymmetries; ++g) least = std::min(least, transform(g, m));
+      uint16_t gs = 0;
+      for (int g = 0; g < kSymmetries; ++g)
+        if (transform(g, m) == least) gs |= static_cast<uint16_t>(1u << g);
+      x.to_rep[r] = gs;
+      if (least == m) {
+        x.cls[r] = static_cast<uint32_t>(x.reps.size());
+        x.reps.push_back(m);
+      } else {
+        x.cls[r] = x.cls[rank_of(least)];  // the representative is smaller, so already met
+      }
+      // The next set of the same size in numeric order (Gosper).
+      const Mask c = m & -m, next = m + c;
+      m = (((next ^ m) >> 2) / c) | next;
+    }
+  });
+  return idx[s];
+}
+
+constexpr uint8_t kUnused = 255;
+constexpr int kMaxValue = 253;
+
+std::atomic<const EndgameTables*> g_tables{nullptr};
+std::shared_ptr<const EndgameTables> g_tables_owner;
+std::mutex g_tables_mutex;
+
+}  // namespace
+
+const std::array<std::array<uint8_t, kPoints>, kSymmetries>& symmetry_maps() {
+  static const auto maps = make_maps();
+  return maps;
+}
+
+Mask transform(int g, Mask m) {
+  const ByteMaps& b = byte_maps();
+  return b.t[g][0][m & 255] | b.t[g][1][(m >> 8) & 255] | b.t[g][2][(m >> 16) & 255];
+}
+
+size_t EndgameTables::table_size(int s, int o) const {
+  return own_index(s).reps.size() * binom(kPoints - s, o);
+}
+
+// The class's entry: the own gotis go to their representative; of the symmetries that do so (more than one
+// when the representative is symmetric), the one giving the enemy gotis the least rank decides, so every
+// position of a class reaches the same entry and the others stay unused.
+size_t EndgameTables::index(Mask own, Mask enemy) const {
+  const int s = __builtin_popcount(own);
+  const OwnIndex& x = own_index(s);
+  const uint64_t r = rank_of(own);
+  const uint32_t c = x.cls[r];
+  const Mask rep = x.reps[c];
+  uint64_t best = UINT64_MAX;
+  for (uint32_t gs = x.to_rep[r]; gs; gs &= gs - 1)
+    best = std::min(best, rank_of(compress(transform(__builtin_ctz(gs), enemy), rep)));
+  return c * binom(kPoints - s, __builtin_popcount(enemy)) + best;
+}
+
+std::optional<EndgameTables::Value> EndgameTables::probe(Mask own, Mask enemy) const {
+  const int s = __builtin_popcount(own), o = __builtin_popcount(enemy);
+  if (s < kMinTableGotis || o < kMinTableGotis || s > max_ || o > max_) return std::nullopt;
+  const uint8_t v = data_[static_cast<size_t>(s)][static_cast<size_t>(o)][index(own, enemy)];
+  if (v == 0) return Value{0, 0};
+  return Value{v % 2 ? +1 : -1, v};
+}
+
+size_t EndgameTables::entries() const {
+  size_t n = 0;
+  for (const auto& row : data_)
+    for (const auto& t : row) n += t.size();
+  return n;
+}
+
+int EndgameTables::longest_win() const {
+  int longest = 0;
+  for (const auto& row : data_)
+    for (const auto& t : row)
+      for (uint8_t v : t)
+        if (v != kUnused && v % 2 == 1) longest = std::max(longest, static_cast<int>(v));
+  return longest;
+}
+
+struct EndgameTables::Solver {
+  EndgameTables& t;
+  uint8_t& at(Mask own, Mask enemy) {
+    return t.data_[static_cast<size_t>(__builtin_popcount(own))][static_cast<size_t>(__builtin_popcount(enemy))]
+                  [t.index(own, enemy)];
+  }
+
+  // The value a position starts with: a win in 1 when it closes a line against three gotis; a win through a
+  // capture into a smaller table (to be confirmed at its pass, or bettered); a loss when every move is a
+  // capture into a smaller table that loses; else unknown (0).
+  uint8_t initial(Mask own, Mask enemy) {
+    const int o = __builtin_popcount(enemy);
+    const Mask empty = kAllPoints & ~(own | enemy);
+    const Mask capturable = capturable_points(enemy);
+    int best_win = 0, longest_loss = 0;
+    bool quiet = false, drawn = false;
+    for (Mask f = own; f; f &= f - 1) {
+      const int from = lowest(f);
+      for (Mask e = kGeometry.neighbours[static_cast<size_t>(from)] & empty; e; e &= e - 1) {
+        const int to = lowest(e);
+        const Mask after = own ^ bit(from) ^ bit(to);
+        if (!completes_line(after, to)) {
+          quiet = true;
+          continue;
+        }
+        if (o == kMinTableGotis) return 1;
+        for (Mask c = capturable; c; c &= c - 1) {
+          const uint8_t v = at(enemy & ~(c & -c), after);
+          if (v == 0) drawn = true;
+          else if (v % 2 == 0) best_win = best_win ? std::min(best_win, v + 1) : v + 1;
+          else longest_loss = std::max(longest_loss, static_cast<int>(v));
+        }
+      }
+    }
+    if (best_win) return static_cast<uint8_t>(best_win);
+    // No slide at all: the pass stays in the pair, so nothing is known yet.
+    if (quiet || drawn || longest_loss == 0) return 0;
+    return static_cast<uint8_t>(longest_loss + 1);
+  }
+
+  // Whether every move of this position leads to a final win of the other side (final: d or less within the
+  // pair, anything in a smaller table); then its loss, one ply longer than the longest; else 0.
+  uint8_t loss_if_lost(Mask own, Mask enemy, int d) {
+    const Mask empty = kAllPoints & ~(own | enemy);
+    const Mask capturable = capturable_points(enemy);
+    int longest = 0;
+    bool moved = false;
+    for (Mask f = own; f; f &= f - 1) {
+      const int from = lowest(f);
+      for (Mask e = kGeometry.neighbours[static_cast<size_t>(from)] & empty; e; e &= e - 1) {
+        moved = true;
+        const int to = lowest(e);
+        const Mask after = own ^ bit(from) ^ bit(to);
+        if (completes_line(after, to)) {
+          if (__builtin_popcount(enemy) == kMinTableGotis) return 0;
+          for (Mask c = capturable; c; c &= c - 1) {
+            const uint8_t v = at(enemy & ~(c & -c), after);
+            if (v % 2 == 0) return 0;
+            longest = std::max(longest, static_cast<int>(v));
+          }
+        } else {
+          const uint8_t v = at(enemy, after);
+          if (v % 2 == 0 || v > d) return 0;
+          longest = std::max(longest, static_cast<int>(v));
+        }
+      }
+    }
+    if (!moved) {
+      const uint8_t v = at(enemy, own);
+      if (v % 2 == 0 || v > d) return 0;
+      longest = v;
+    }
+    return static_cast<uint8_t>(longest + 1);
+  }
+
+  // Solves T(a, b) and T(b, a) together.
+  void solve_pair(int a, int b) {
+    int sides[2][2] = {{a, b}, {b, a}};
+    const int tables = a == b ? 1 : 2;
+    int highest = 0;
+    auto note = [&](int v) {
+      if (v > kMaxValue) throw std::length_error("Tigadi endgame: a distance beyond the format's 253 plies");
+      highest = std::max(highest, v);
+    };
+    for (int k = 0; k < tables; ++k) {
+      const int s = sides[k][0], o = sides[k][1];
+      auto& data = t.data_[static_cast<size_t>(s)][static_cast<size_t>(o)];
+      data.assign(t.table_size(s, o), kUnused);
+      const OwnIndex& x = own_index(s);
+      const uint64_t per = binom(kPoints - s, o);
+      for (size_t c = 0; c < x.reps.size(); ++c) {
+        const Mask rep = x.reps[c];
+        Mask m = (Mask{1} << o) - 1;
+        for (uint64_t r = 0; r < per; ++r) {
+          const Mask enemy = expand(m, rep);
+          const size_t i = c * per + r;
+          if (t.index(rep, enemy) == i) {
+            data[i] = initial(rep, enemy);
+            note(data[i]);
+          }
+          const Mask low = m & -m, next = m + low;
+          m = (((next ^ m) >> 2) / low) | next;
+        }
+      }
+    }
+    for (int d = 1; d <= highest; ++d) {
+      for (int k = 0; k < tables; ++k) {
+        const int s = sides[k][0], o = sides[k][1];
+        auto& data = t.data_[static_cast<size_t>(s)][static_cast<size_t>(o)];
+        const OwnIndex& x = own_index(s);
+        const uint64_t per = binom(kPoints - s, o);
+        for (size_t i = 0; i < data.size(); ++i) {
+          if (data[i] != d) continue;
+          const Mask own = x.reps[i / per], enemy = expand(unrank(i % per, o), own);
+          const Mask empty = kAllPoints & ~(own | enemy);
+          // The other side moved last: every goti of it not closing a line where it stands may have come from
+          // an empty neighbour; or it passed, having no slide.
+          auto visit = [&](Mask prev_mover, Mask prev_other) {
+            uint8_t& v = at(prev_mover, prev_other);
+            if (d % 2 == 0) {
+              if (v == 0 || (v % 2 == 1 && v != kUnused && v > d + 1)) {
+                v = static_cast<uint8_t>(d + 1);
+                note(v);
+              }
+            } else if (v == 0) {
+              v = loss_if_lost(prev_mover, prev_other, d);
+              note(v);
+            }
+          };
+          bool can_slide = false;
+          for (Mask g = enemy; g; g &= g - 1) {
+            const int to = lowest(g);
+            const Mask from_points = kGeometry.neighbours[static_cast<size_t>(to)] & empty;
+            if (from_points) can_slide = true;
+            if (completes_line(enemy, to)) continue;
+            for (Mask f = from_points; f; f &= f - 1) visit(enemy ^ bit(to) ^ bit(lowest(f)), own);
+          }
+          if (!can_slide) visit(enemy, own);
+        }
+      }
+    }
+  }
+};
+
+EndgameTables EndgameTables::build(int max_gotis, const std::function<void(const std::string&)>& log) {
+  if (max_gotis < kMinTableGotis || max_gotis > kMaxTableGotis)
+    fail(ErrorKind::bad_request, "Tigadi endgame tables hold 3 to 7 gotis a side");
+  EndgameTables t;
+  t.max_ = max_gotis;
+  Solver solver{t};
+  for (int total = 2 * kMinTableGotis; total <= 2 * max_gotis; ++total)
+    for (int a = kMinTableGotis; a <= max_gotis; ++a) {
+      const int b = total - a;
+      if (b < a || b > max_gotis) continue;
+      const auto start = std::chrono::steady_clock::now();
+      solver.solve_pair(a, b);
+      if (log) {
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        size_t n = t.table_size(a, b) + (a == b ? 0 : t.table_size(b, a));
+        std::ostringstream line;
+        line << a << " v " << b << (a == b ? "" : " and " + std::to_string(b) + " v " + std::to_string(a)) << ": "
+             << n << " entries, " << s << " s";
+        log(line.str());
+      }
+    }
+  return t;
+}
+
+void EndgameTables::write(std::ostream& out) const {
+  out << "tabula tigadi endgame 1 " << max_ << "\n";
+  for (int s = kMinTableGotis; s <= max_; ++s)
+    for (int o = kMinTableGotis; o <= max_; ++o) {
+      const auto& d = data_[static_cast<size_t>(s)][static_cast<size_t>(o)];
+      out.write(reinterpret_cast<const char*>(d.data()), static_cast<std::streamsize>(d.size()));
+    }
+}
+
+EndgameTables EndgameTables::read(std::istream& in) {
+  std::string magic, game, what;
+  int version = 0, max_gotis = 0;
+  in >> magic >> game >> what >> version >> max_gotis;
+  if (!in || magic != "tabula" || game != "tigadi" || what != "endgame" || version != 1 ||
+      max_gotis < kMinTableGotis || max_gotis > kMaxTableGotis || in.get() != '\n')
+    fail(ErrorKind::bad_request, "not a Tigadi endgame table file (version 1)");
+  EndgameTables t;
+  t.max_ = max_gotis;
+  for (int s = kMinTableGotis; s <= max_gotis; ++s)
+    for (int o = kMinTableGotis; o <= max_gotis; ++o) {
+      auto& d = t.data_[static_cast<size_t>(s)][static_cast<size_t>(o)];
+      d.resize(t.table_size(s, o));
+      in.read(reinterpret_cast<char*>(d.data()), static_cast<std::streamsize>(d.size()));
+      if (in.gcount() != static_cast<std::streamsize>(d.size()))
+        fail(ErrorKind::bad_request, "Tigadi endgame table file cut short");
+    }
+  if (in.peek() != std::char_traits<char>::eof()) fail(ErrorKind::bad_request, "Tigadi endgame table file too long");
+  return t;
+}
+
+void set_endgame_tables(std::shared_ptr<const EndgameTables> tables) {
+  std::lock_guard<std::mutex> lock(g_tables_mutex);
+  g_tables.store(tables.get(), std::memory_order_release);
+  g_tables_owner = std::move(tables);
+}
+
+const EndgameTables* endgame_tables() { return g_tables.load(std::memory_order_acquire); }
+
+}  // namespace tabula::tigadi
