@@ -4,13 +4,16 @@
 #include "ai/ai.h"
 #include "ai/match.h"
 #include "core/session.h"
+#include "games/stratego/setups.h"
 #include "games/stratego/stratego.h"
 
 #include "core/testing.h"
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <map>
+#include <set>
 
 namespace tabula::stratego {
 namespace {
@@ -152,6 +155,124 @@ TEST(StrategoAI, DoesNotAttackARevealedBombWithAMajorButDefusesItWithAMiner) {
   Session b = Session::from_state("stratego", json{{"board", miner}, {"revealed", {"e5"}}});
   EXPECT_NE(ai::choose_move(a.game(), limits).move, "e4-e5");
   EXPECT_EQ(ai::choose_move(b.game(), limits).move, "e4-e5");
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Strong setups, and beliefs drawn from them and from the public history.
+
+TEST(StrategoSetups, AnAISetupIsALegalArmyWithItsFlagAtTheBackWalledInByBombs) {
+  constexpr int kDraws = 400;
+  int back = 0, walled = 0, spy_by_general = 0;
+  std::set<std::string> distinct;
+  for (uint64_t seed = 0; seed < kDraws; ++seed) {
+    const Player p = static_cast<Player>(seed % 2);
+    const json placement = Stratego().ai_arrangement(p, seed);
+    Stratego g;
+    ASSERT_NO_THROW(g.setup(p, placement, nullptr)) << "seed " << seed;  // setup() checks the army and squares
+    distinct.insert(placement.dump());
+    Rng rng(seed);
+    const HomeSetup s = strong_setup(rng);
+    int flag = 0, general = 0, spy = 0;
+    for (int i = 0; i < kHomeSquares; ++i) {
+      if (s[static_cast<size_t>(i)] == kFlag) flag = i;
+      if (s[static_cast<size_t>(i)] == kGeneral) general = i;
+      if (s[static_cast<size_t>(i)] == kSpy) spy = i;
+    }
+    back += flag / kFiles == 0;
+    bool all_bombs = true;
+    for (int j : {flag - 1, flag + 1, flag + kFiles, flag - kFiles})
+      if (j >= 0 && j < kHomeSquares && std::abs(j % kFiles - flag % kFiles) <= 1 && s[static_cast<size_t>(j)] != kBomb)
+        all_bombs = false;
+    walled += all_bombs;
+    spy_by_general += std::abs(spy % kFiles - general % kFiles) + std::abs(spy / kFiles - general / kFiles) == 1;
+  }
+  EXPECT_EQ(distinct.size(), static_cast<size_t>(kDraws)) << "setups vary with the seed";
+  EXPECT_GT(back, kDraws * 8 / 10) << "the Flag on the back rank";
+  EXPECT_GT(walled, kDraws * 6 / 10) << "every side of the Flag a Bomb";
+  EXPECT_GT(spy_by_general, kDraws * 6 / 10) << "the Spy beside the General";
+}
+
+// How often each kind is dealt to the piece on `square` over `worlds` worlds drawn for `viewer`.
+std::array<int, kKinds> dealt(const Game& g, Player viewer, const std::string& square, int worlds, uint64_t seed) {
+  std::array<int, kKinds> n{};
+  Rng rng(seed);
+  const int sq = parse_square(square);
+  for (int w = 0; w < worlds; ++w) {
+    auto world = g.sample_world(viewer, rng);
+    const Stratego& x = as_stratego(*world);
+    ++n[x.piece(x.piece_at(sq)).kind];
+  }
+  return n;
+}
+
+TEST(StrategoBelief, AtTheStartBombsAndTheFlagAreBelievedAtTheBackAndTheFlagBesideBombs) {
+  Session s = Session::create("stratego", {});
+  s.setup(0, placement(0, "random", 1));
+  s.setup(1, placement(1, "random", 2));
+  const Game& g = s.game();
+  constexpr int kWorlds = 300;
+  Rng rng(5);
+  int back_fixed = 0, front_fixed = 0, flag_back = 0, flag_sides = 0, flag_side_bombs = 0;
+  for (int w = 0; w < kWorlds; ++w) {
+    auto world = g.sample_world(0, rng);
+    const Stratego& x = as_stratego(*world);
+    for (int f = 0; f < kFiles; ++f) {
+      const int back = x.piece(x.piece_at(square_of(f, 10))).kind, front = x.piece(x.piece_at(square_of(f, 7))).kind;
+      back_fixed += !is_movable(back);
+      front_fixed += !is_movable(front);
+      if (back == kFlag) flag_back += 1;
+    }
+    for (int sq = 60; sq < kSquares; ++sq) {
+      if (x.piece(x.piece_at(sq)).kind != kFlag) continue;
+      for (int d = 0; d < kDirections; ++d) {
+        const int n = kGeometry.neighbours[static_cast<size_t>(sq)][static_cast<size_t>(d)];
+        if (n == kNoSquare || rank_of(n) < 7) continue;
+        ++flag_sides;
+        flag_side_bombs += x.piece(x.piece_at(n)).kind == kBomb;
+      }
+    }
+  }
+  EXPECT_GT(back_fixed, 3 * front_fixed) << "Bombs and the Flag stand at the back more than in front";
+  EXPECT_GT(flag_back, kWorlds * 7 / 10) << "the Flag on the back rank";
+  EXPECT_GT(flag_side_bombs, flag_sides / 2) << "the Flag's neighbours are mostly Bombs";
+}
+
+// A position where Red's Captain (shown) stands beside nothing; two unknown Blue pieces that have moved.
+json captain_position() {
+  return json{{"board", {{"a1", "0F"}, {"b1", "0B"}, {"a2", "0B"}, {"e4", "0P"}, {"h1", "0T"},
+                         {"j10", "1F"}, {"i10", "1B"}, {"j9", "1B"}, {"e6", "1N"}, {"a7", "1N"}, {"c8", "1M"},
+                         {"f8", "1G"}, {"h8", "1C"}, {"b9", "1T"}, {"d9", "1O"}, {"g9", "1L"}}},
+              {"revealed", {"e4"}},
+              {"moved", {"e6", "a7", "c8", "f8", "h8", "b9", "d9", "g9"}}};
+}
+
+// Share of worlds in which the piece on `square` is weaker than a Captain.
+double weaker_than_captain(const Session& s, const std::string& square) {
+  constexpr int kWorlds = 2000;
+  const auto n = dealt(s.game(), 0, square, kWorlds, 11);
+  int weaker = 0;
+  for (int k = kSpy; k < kCaptain; ++k) weaker += n[static_cast<size_t>(k)];
+  return static_cast<double>(weaker) / kWorlds;
+}
+
+TEST(StrategoBelief, APieceThatStepsAwayFromAKnownCaptainIsBelievedWeaker) {
+  Session fled = Session::from_state("stratego", captain_position());
+  Session stayed = Session::from_state("stratego", captain_position());
+  for (Session* s : {&fled, &stayed}) s->play("e4-e5");  // the Captain steps up to e6
+  fled.play("e6-e7");
+  stayed.play("a7-a8");
+  const double p_fled = weaker_than_captain(fled, "e7"), p_stayed = weaker_than_captain(stayed, "e6");
+  EXPECT_GT(p_fled, p_stayed + 0.15) << p_fled << " against " << p_stayed;
+}
+
+TEST(StrategoBelief, APieceThatStepsUpToAKnownCaptainIsBelievedStronger) {
+  Session came = Session::from_state("stratego", captain_position());
+  Session stayed = Session::from_state("stratego", captain_position());
+  for (Session* s : {&came, &stayed}) s->play("h1-h2");
+  came.play("e6-e5");  // beside the Captain on e4
+  stayed.play("a7-a8");
+  const double p_came = weaker_than_captain(came, "e5"), p_stayed = weaker_than_captain(stayed, "e6");
+  EXPECT_LT(p_came, p_stayed - 0.15) << p_came << " against " << p_stayed;
 }
 
 // Sanitizer builds play half the games (core/testing.h).
