@@ -168,6 +168,7 @@ std::array<int, kKinds> Stratego::unseen_pool(Player p) const {
 std::unique_ptr<Game> Stratego::sample_world(Player viewer, Rng& rng) const {
   auto world = std::make_unique<Stratego>(*this);
   world->undo_.clear();  // a world starts here; its past is only the public history it keeps
+  world->search_root_ = static_cast<uint32_t>(world->history_.size());
   if (phase_ != Phase::play || (viewer != 0 && viewer != 1)) return world;
   const Player enemy = 1 - viewer;
   const int first = enemy * kArmySize, last = first + count_[static_cast<size_t>(enemy)];

@@ -91,9 +91,15 @@ class Stratego final : public Game {
   json state_json() const override;
   json observation_json(Player viewer) const override;
   int evaluate() const override;
+  // evaluate(), less a penalty for `who` for each position repeated since the search's root and for its
+  // piece's back-and-forth run (evaluation.cpp).
+  int evaluate_for(Player who) const override;
   uint64_t hash() const override { return position_hash_ ^ identity_hash_; }
   // A world consistent with the public history and the viewer's own army (belief.cpp).
   std::unique_ptr<Game> sample_world(Player viewer, Rng& rng) const override;
+  // A win weighs as much as about six Marshals (evaluation.cpp): a Flag a world deals within reach is worth
+  // a risk only when it is likely enough.
+  int world_win_value() const override;
 
   // belief.cpp: weight(piece id, kind) of each enemy piece nobody has seen being that kind, for `viewer`,
   // from the public history and the prior of strong setups (0 for pieces that are known or not the enemy's).
@@ -167,6 +173,7 @@ class Stratego final : public Game {
   // quick proof that a position has not occurred twice.
   std::vector<uint64_t> history_;
   uint32_t irreversible_ = 0;
+  uint32_t search_root_ = 0;  // history_'s size when sample_world made this world (where its search starts)
   static constexpr int kSeenBits = 14;
   std::array<uint16_t, size_t{1} << kSeenBits> seen_{};
   std::vector<Undo> undo_;
