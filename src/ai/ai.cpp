@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <unordered_map>
 
 namespace tabula::ai {
@@ -27,12 +28,20 @@ LevelPlan level_plan(int level) {
   }
 }
 
-// The game's catalogue entry says whether quiescence is worth its cost there (a game made outside the
-// registry, as in tests, gets it).
-bool quiescence_for(const Game& game) {
+// The game's catalogue entry says whether quiescence is worth its cost there and whether late move reductions
+// suit its ordering (a game made outside the registry, as in tests, gets quiescence and no reductions).
+void search_features_for(const Game& game, SearchParams& params) {
+  params.quiescence = true;
+  params.late_move_reductions = false;
   for (const GameKind& k : game_kinds())
-    if (k.name == game.kind()) return k.ai_quiescence;
-  return true;
+    if (k.name == game.kind()) {
+      params.quiescence = k.ai_quiescence;
+      params.late_move_reductions = k.ai_late_move_reductions;
+    }
+}
+
+std::chrono::steady_clock::time_point now(const Clock& clock) {
+  return clock ? clock() : std::chrono::steady_clock::now();
 }
 
 // A single move, or the standing-offer question, needs only a rough score: a small fixed budget.
@@ -42,11 +51,13 @@ constexpr int kOfferWorlds = 4;
 
 // Summing scores across worlds: a forced win in one world must not outweigh everything else, so
 // wins and losses count as a large but bounded amount, the game's `win` (Game::world_win_value), still
-// preferring the faster win.
+// preferring the faster win: a win's distance counts up to a quarter of its value, and every other score
+// is held below the slowest win.
 int vote_value(int score, int win) {
-  if (is_win_score(score)) return win - (kWin - score);
-  if (is_loss_score(score)) return -win + (kWin + score);
-  return std::clamp(score, -win + kMaxPly + 1, win - kMaxPly - 1);
+  const int spread = std::min(kMaxWinDistance, win / 4);
+  if (is_win_score(score)) return win - std::min(kWin - score, spread);
+  if (is_loss_score(score)) return -win + std::min(kWin + score, spread);
+  return std::clamp(score, -win + spread + 1, win - spread - 1);
 }
 
 // A level's defaults for whatever the caller left unset.
@@ -75,9 +86,8 @@ json pv_strings(Game& g, const std::vector<Move>& pv) {
   return out;
 }
 
-int elapsed_ms(std::chrono::steady_clock::time_point since) {
-  return static_cast<int>(
-      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - since).count());
+int elapsed_ms(const Clock& clock, std::chrono::steady_clock::time_point since) {
+  return static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(now(clock) - since).count());
 }
 
 }  // namespace
@@ -89,10 +99,10 @@ Limits default_limits(int level) {
     case 1: break;                       // random: no budget
     case 2: l.nodes = 2'000; break;      // depth 2 at most (level_plan), and few nodes
     // 350 ms: what the Game of Truth's level 3 was measured with against level 2 (75,000 nodes, about 340 ms
-    // an action on the 2-core test machine; docs/strength.md), under the half second an action may take.
+    // an action on the 2-core test machine; docs/strength-history.md), under the half second an action may take.
     case 3: l.ms = 350; break;
     case 4: l.ms = 1'000; break;
-    default: l.ms = 3'000; break;
+    default: l.ms = 2'000; break;  // the strongest level answers within 2 s on one core
   }
   return l;
 }
@@ -111,13 +121,17 @@ LevelInfo level_info(int level) {
     case 4:
       return {4, "Strong", "Searches about 1 s a move. Deeper than level 3; a challenge for a practised player."};
     default:
-      return {5, "Expert", "Searches about 3 s a move: the strongest level."};
+      return {5, "Expert", "Searches about 2 s a move: the strongest level."};
   }
 }
 
-Choice choose_move(const Game& game, const Limits& given, const std::atomic<bool>* stop) {
-  const auto start = std::chrono::steady_clock::now();
+Memory::Memory() = default;
+Memory::~Memory() = default;
+void Memory::forget() { fresh_ = true; }
+
+Choice choose_move(const Game& game, const Limits& given, const std::atomic<bool>* stop, Memory* memory) {
   const Limits limits = effective_limits(given);
+  const auto start = now(limits.clock);
   Rng rng(limits.seed);
 
   MoveList legal;
@@ -129,7 +143,7 @@ Choice choose_move(const Game& game, const Limits& given, const std::atomic<bool
     const Move m = legal[static_cast<int>(rng.below(static_cast<uint64_t>(legal.size())))];
     choice.move = game.move_to_string(m);
     choice.info = json{{"level", 1}, {"depth", 0},  {"nodes", 0},         {"score", 0},
-                       {"pv", json::array({choice.move})}, {"ms", elapsed_ms(start)}, {"worlds", 0}};
+                       {"pv", json::array({choice.move})}, {"ms", elapsed_ms(limits.clock, start)}, {"worlds", 0}};
     return choice;
   }
 
@@ -138,7 +152,8 @@ Choice choose_move(const Game& game, const Limits& given, const std::atomic<bool
   int worlds = game.hidden_information() ? plan.worlds : 1;
   SearchParams params;
   params.max_depth = limits.depth.value_or(plan.max_depth);
-  params.quiescence = quiescence_for(game);
+  search_features_for(game, params);
+  params.clock = limits.clock;
   params.stop = stop;
   params.nodes = limits.nodes;
   params.ms = limits.ms;
@@ -151,7 +166,6 @@ Choice choose_move(const Game& game, const Limits& given, const std::atomic<bool
   if (worlds > 1) {
     params.exact_root_scores = true;  // scores are added up across worlds
     if (params.nodes) params.nodes = std::max<uint64_t>(*params.nodes / static_cast<uint64_t>(worlds), 1);
-    if (params.ms) params.ms = std::max(*params.ms / worlds, 1);
   }
 
   // The true game's moves, by their strings: a world's move codes need not match the true game's.
@@ -163,7 +177,24 @@ Choice choose_move(const Game& game, const Limits& given, const std::atomic<bool
   }
   std::vector<long long> votes(names.size(), 0);
 
-  Searcher searcher(plan.tt_entries);
+  // The table is kept across moves only where a position's score is the same whoever searches it and in
+  // whichever world (two players, one world: nothing hidden), and only on a time budget: a node budget promises
+  // the same choice for the same seed, request by request (engine-protocol.md), which a kept table would break.
+  std::optional<Searcher> own;
+  Searcher* searcher_ptr = nullptr;
+  if (memory && !limits.nodes && worlds == 1 && !game.hidden_information() && game.num_players() == 2) {
+    if (!memory->searcher_ || memory->entries_ != plan.tt_entries) {
+      memory->searcher_ = std::make_unique<Searcher>(plan.tt_entries);
+      memory->entries_ = plan.tt_entries;
+      memory->fresh_ = true;
+    }
+    params.keep_table = !memory->fresh_;
+    memory->fresh_ = false;
+    searcher_ptr = memory->searcher_.get();
+  } else {
+    searcher_ptr = &own.emplace(plan.tt_entries);
+  }
+  Searcher& searcher = *searcher_ptr;
   uint64_t nodes = 0;
   int min_depth = kMaxPly;
   int searched = 0;
@@ -177,6 +208,9 @@ Choice choose_move(const Game& game, const Limits& given, const std::atomic<bool
     if (w > 0 && stop && stop->load(std::memory_order_relaxed)) break;
     std::unique_ptr<Game> world = game.sample_world(me, rng);
     params.seed = rng.next();
+    // A time budget is shared out as it is spent: each world gets an equal part of what is left, so time a
+    // world did not use goes to the ones after it.
+    if (limits.ms && worlds > 1) params.ms = std::max((*limits.ms - elapsed_ms(limits.clock, start)) / (worlds - w), 1);
     SearchResult r = searcher.run(*world, params);
     ++searched;
     nodes += r.nodes;
@@ -244,7 +278,7 @@ Choice choose_move(const Game& game, const Limits& given, const std::atomic<bool
   const int score = worlds == 1 ? single_score
                                 : static_cast<int>(votes[static_cast<size_t>(chosen)] / std::max(voted, 1));
   choice.info = json{{"level", limits.level}, {"depth", min_depth}, {"nodes", nodes},  {"score", score},
-                     {"pv", pv},              {"ms", elapsed_ms(start)}, {"worlds", searched}};
+                     {"pv", pv},              {"ms", elapsed_ms(limits.clock, start)}, {"worlds", searched}};
   return choice;
 }
 
@@ -260,7 +294,7 @@ bool accepts_offer(const Game& game, Player player, std::string_view what, const
   const int worlds = game.hidden_information() ? kOfferWorlds : 1;
   SearchParams params;
   params.max_depth = limits.depth.value_or(level_plan(limits.level).max_depth);
-  params.quiescence = quiescence_for(game);
+  search_features_for(game, params);
   params.nodes = std::max<uint64_t>(limits.nodes.value_or(kOfferNodes) / static_cast<uint64_t>(worlds), 1);
   Searcher searcher(size_t{1} << 16);
   long long total = 0;

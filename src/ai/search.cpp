@@ -12,10 +12,15 @@ namespace {
 // than a Tigadi node itself, and 1024 nodes take well under a millisecond.
 constexpr uint64_t kCheckEvery = 1024;
 
-// Ordering scores: the TT move, then the two killers, then history (kept below kKillerScore[1]).
+// Ordering scores: the TT move; then the moves the game hints at (captures, lines closed), by their hint; then
+// the two killers; then quiet moves by history (kept below kKillerScore[1]); last the moves hinted against.
 constexpr int kTTMoveScore = 1 << 30;
-constexpr int kKillerScore[2] = {1 << 29, 1 << 28};
+constexpr int kHintScore = 1 << 29;
+constexpr int kMaxHint = (1 << 28) - 1;
+constexpr int kKillerScore[2] = {(1 << 27) + 1, 1 << 27};
 constexpr int kHistoryMax = 1 << 24;  // history is halved when an entry reaches this
+constexpr int kBadHintScore = -(1 << 26);
+bool is_quiet_order(int order) { return order >= 0 && order < kKillerScore[1]; }
 
 // The value of a finished game for the searching player `root`, `ply` plies from the root: a win when it is
 // among the winners (alone or shared), a loss when it is not, nothing for a draw.
@@ -49,7 +54,7 @@ struct Searcher::TTEntry {
   int32_t score;
   int8_t depth;
   uint8_t bound;  // Bound; kNone marks an empty slot
-  uint16_t unused;
+  uint16_t generation;
 };
 
 struct Searcher::Frame {
@@ -85,9 +90,14 @@ Searcher::Searcher(size_t tt_entries) {
 
 Searcher::~Searcher() = default;
 
-void Searcher::clear() {
-  std::memset(static_cast<void*>(tt_.get()), 0, (tt_mask_ + 1) * sizeof(TTEntry));
-  std::fill_n(history_.get(), kHistoryPlayers * kHistorySize, 0);
+void Searcher::clear(bool keep_table) {
+  ++generation_;
+  if (keep_table) {
+    for (int k = 0; k < kHistoryPlayers * kHistorySize; ++k) history_[static_cast<size_t>(k)] /= 2;
+  } else {
+    std::memset(static_cast<void*>(tt_.get()), 0, (tt_mask_ + 1) * sizeof(TTEntry));
+    std::fill_n(history_.get(), kHistoryPlayers * kHistorySize, 0);
+  }
   for (auto& k : has_killer_) k = {false, false};
 }
 
@@ -106,13 +116,16 @@ Searcher::TTEntry* Searcher::probe(uint64_t key) {
 void Searcher::store(uint64_t key, int depth, int score, Bound bound, Move move, int ply) {
   TTEntry* e = &tt_[key & tt_mask_];
   const auto check = static_cast<uint32_t>(key >> 32);
-  // Keep a deeper result for the same position unless the new one is exact; other positions replace.
-  if (e->bound != kNone && e->check == check && depth < e->depth && bound != kExact) return;
+  // Keep a deeper result for the same position from this run unless the new one is exact; other positions and
+  // older runs' entries give way.
+  if (e->bound != kNone && e->check == check && e->generation == generation_ && depth < e->depth && bound != kExact)
+    return;
   e->check = check;
   e->move = move.code;
   e->score = to_tt(score, ply);
   e->depth = static_cast<int8_t>(depth);
   e->bound = bound;
+  e->generation = generation_;
 }
 
 int Searcher::evaluate_here() const {
@@ -126,7 +139,7 @@ bool Searcher::out_of_budget() {
   if (nodes_ % kCheckEvery != 0) return false;
   if (params_->stop && params_->stop->load(std::memory_order_relaxed)) return true;
   // A node budget makes the search reproducible, so the clock is not read then.
-  if (!params_->nodes && params_->ms && std::chrono::steady_clock::now() >= deadline_) return true;
+  if (!params_->nodes && params_->ms && clock_now() >= deadline_) return true;
   return false;
 }
 
@@ -136,10 +149,13 @@ void Searcher::order_moves(Frame& f, Move tt_move, bool has_tt_move, Player me, 
   const auto& has_killer = has_killer_[static_cast<size_t>(ply)];
   for (int i = 0; i < f.moves.size(); ++i) {
     const Move m = f.moves[i];
-    int s = hist[history_index(m)];
-    if (has_killer[1] && m == killers[1]) s = kKillerScore[1];
-    if (has_killer[0] && m == killers[0]) s = kKillerScore[0];
+    const int hint = game_->order_hint(m);
+    int s;
     if (has_tt_move && m == tt_move) s = kTTMoveScore;
+    else if (hint > 0) s = kHintScore + std::min(hint, kMaxHint);
+    else if (has_killer[0] && m == killers[0]) s = kKillerScore[0];
+    else if (has_killer[1] && m == killers[1]) s = kKillerScore[1];
+    else s = hist[history_index(m)] + (hint < 0 ? kBadHintScore : 0);
     f.order[static_cast<size_t>(i)] = s;
   }
 }
@@ -160,10 +176,16 @@ int Searcher::child_value(Player mover, int depth, int alpha, int beta, int ply)
 }
 
 // The value of the current position (in play) for the side to move, within (alpha, beta).
-int Searcher::negamax(int depth, int alpha, int beta, int ply) {
+int Searcher::negamax(int depth, int alpha, int beta, int ply, bool null_allowed) {
   Frame& f = frames_[ply];
   f.pv_len = 0;
   if (ply >= kMaxPly - 1) return evaluate_here();
+  // A position an endgame table knows needs no search: its value is exact at any depth.
+  if (const std::optional<Game::Solved> solved = game_->solved()) {
+    if (solved->outcome == 0) return 0;
+    const int distance = std::min(ply + solved->plies, kMaxWinDistance);
+    return solved->outcome > 0 ? kWin - distance : -(kWin - distance);
+  }
   if (depth <= 0) return quiesce(depth, alpha, beta, ply);
 
   // No line from here ends sooner than a win on the next ply, nor later than the root's horizon.
@@ -185,6 +207,21 @@ int Searcher::negamax(int depth, int alpha, int beta, int ply) {
       if (e->bound == kLower && s >= beta) return s;
       if (e->bound == kUpper && s <= alpha) return s;
     }
+  }
+
+  // Null-move pruning: when the side to move, allowed to pass, still holds a score of beta or more against a
+  // shallower search, a real move will too (short of zugzwang, which the game rules out by allowing it).
+  if (params_->null_move && null_allowed && !pv_node && depth >= 3 && game_->num_players() == 2 &&
+      !is_win_score(beta) && !is_loss_score(beta) && game_->null_move_allowed() && evaluate_here() >= beta) {
+    const int reduction = depth >= 7 ? 3 : 2;
+    game_->apply_null();
+    ++nodes_;
+    int score = 0;
+    if (out_of_budget()) aborted_ = true;
+    else score = -negamax(depth - 1 - reduction, -beta, -beta + 1, ply + 1, false);
+    game_->undo_null();
+    if (aborted_) return 0;
+    if (score >= beta) return is_win_score(score) ? beta : score;
   }
 
   game_->legal_moves(f.moves);
@@ -212,8 +249,14 @@ int Searcher::negamax(int depth, int alpha, int beta, int ply) {
     if (i == 0) {
       score = child_value(me, depth - 1, alpha, beta, ply + 1);
     } else {
+      // Late move reductions: a late quiet move, which the ordering judged unpromising, is first searched
+      // shallower; only if it then beats alpha is it searched at full depth.
+      int reduction = 0;
+      if (params_->late_move_reductions && depth >= 3 && i >= 3 && is_quiet_order(f.order[static_cast<size_t>(i)]))
+        reduction = (depth >= 5 && i >= 8) ? 2 : 1;
       // Principal variation search: prove the move is no better with a null window, re-search if it is.
-      score = child_value(me, depth - 1, alpha, alpha + 1, ply + 1);
+      score = child_value(me, depth - 1 - reduction, alpha, alpha + 1, ply + 1);
+      if (reduction > 0 && score > alpha && !aborted_) score = child_value(me, depth - 1, alpha, alpha + 1, ply + 1);
       if (score > alpha && score < beta && !aborted_) score = child_value(me, depth - 1, alpha, beta, ply + 1);
     }
     game_->undo();
@@ -228,17 +271,21 @@ int Searcher::negamax(int depth, int alpha, int beta, int ply) {
         if (alpha >= beta) {
           auto& killers = killers_[static_cast<size_t>(ply)];
           auto& has_killer = has_killer_[static_cast<size_t>(ply)];
-          if (!(has_tt_move && m == tt_move) && !(has_killer[0] && killers[0] == m)) {
+          // Killers and history are for quiet moves: the game's hints already order the others.
+          const bool quiet = game_->order_hint(m) == 0;
+          if (quiet && !(has_tt_move && m == tt_move) && !(has_killer[0] && killers[0] == m)) {
             killers[1] = killers[0];
             has_killer[1] = has_killer[0];
             killers[0] = m;
             has_killer[0] = true;
           }
-          int* hist = history_.get() + (me & (kHistoryPlayers - 1)) * kHistorySize;
-          int& h = hist[history_index(m)];
-          h += depth * depth;
-          if (h >= kHistoryMax)
-            for (int k = 0; k < kHistoryPlayers * kHistorySize; ++k) history_[static_cast<size_t>(k)] /= 2;
+          if (quiet) {
+            int* hist = history_.get() + (me & (kHistoryPlayers - 1)) * kHistorySize;
+            int& h = hist[history_index(m)];
+            h += depth * depth;
+            if (h >= kHistoryMax)
+              for (int k = 0; k < kHistoryPlayers * kHistorySize; ++k) history_[static_cast<size_t>(k)] /= 2;
+          }
           break;
         }
       }
@@ -254,7 +301,8 @@ int Searcher::negamax(int depth, int alpha, int beta, int ply) {
 // only captures are searched. The player to move may "stand pat" on evaluate(), since a quiet move is
 // assumed to be at least as good as doing nothing, or take; so a capture that loses to a recapture is
 // seen as such, and so is a capture the horizon would otherwise cut off. Captures are searched
-// kMaxQuiescencePlies deep at most; no table, no ordering beyond the game's own move order.
+// kMaxQuiescencePlies deep at most; no table; the captures are tried in the order of the game's hints (the
+// most valuable victim first, where the game says so).
 int Searcher::quiesce(int depth, int alpha, int beta, int ply) {
   Frame& f = frames_[ply];
   f.pv_len = 0;
@@ -264,10 +312,17 @@ int Searcher::quiesce(int depth, int alpha, int beta, int ply) {
   alpha = std::max(alpha, stand_pat);
   int best = stand_pat;
 
-  game_->legal_moves(f.moves);
+  game_->legal_captures(f.moves);
   const Player me = game_->to_move();
-  for (const Move m : f.moves) {
-    if (!game_->is_capture(m)) continue;
+  const int n = f.moves.size();
+  for (int i = 0; i < n; ++i) f.order[static_cast<size_t>(i)] = game_->order_hint(f.moves[i]);
+  for (int i = 0; i < n; ++i) {
+    int pick = i;
+    for (int j = i + 1; j < n; ++j)
+      if (f.order[static_cast<size_t>(j)] > f.order[static_cast<size_t>(pick)]) pick = j;
+    std::swap(f.moves[i], f.moves[pick]);
+    std::swap(f.order[static_cast<size_t>(i)], f.order[static_cast<size_t>(pick)]);
+    const Move m = f.moves[i];
     game_->apply(m);
     ++nodes_;
     const int score = child_value(me, depth - 1, alpha, beta, ply + 1);
@@ -286,9 +341,10 @@ int Searcher::quiesce(int depth, int alpha, int beta, int ply) {
 }
 
 SearchResult Searcher::run(Game& game, const SearchParams& params) {
-  start_ = std::chrono::steady_clock::now();
+  clock_ = &params.clock;
+  start_ = clock_now();
   deadline_ = start_ + std::chrono::milliseconds(params.ms.value_or(0));
-  clear();
+  clear(params.keep_table);
   game_ = &game;
   params_ = &params;
   root_ = game.to_move();
@@ -317,6 +373,8 @@ SearchResult Searcher::run(Game& game, const SearchParams& params) {
   // Whole turns: a game of two-move turns is searched 2, 4, 6... plies deep (one ply deeper would end the
   // line after the opponent's first move, judged as if it had no second).
   const int step = std::clamp(game.moves_per_turn(), 1, max_depth);
+  auto iteration_start = start_;
+  std::chrono::steady_clock::duration last_iteration{0};
   for (int depth = step; depth <= max_depth; depth += step) {
     int best = -kInfinity;
     int searched = 0;  // root moves scored at this depth, in the order tried
@@ -380,15 +438,27 @@ SearchResult Searcher::run(Game& game, const SearchParams& params) {
     // A forced result within the horizon is proven: a deeper search cannot change it.
     if ((is_win_score(best) || is_loss_score(best)) && kWin - std::abs(best) <= depth) break;
     if (!params.nodes && params.ms) {
-      const auto elapsed = std::chrono::steady_clock::now() - start_;
-      // The next iteration usually costs several times this one: starting it past half the budget
-      // would mostly be wasted.
-      if (elapsed * 2 >= std::chrono::milliseconds(*params.ms)) break;
+      const auto now = clock_now();
+      const auto this_iteration = now - iteration_start;
+      iteration_start = now;
+      // A single search keeps deepening until the deadline: an unfinished iteration still refutes a best move
+      // it reached (above), and the root starts with the last best. Scores summed across worlds need every
+      // root move at one depth, so there an iteration starts only if it will likely finish: it costs its
+      // predecessor's time times the growth seen from the one before (at least 2, at most 8).
+      if (params.exact_root_scores) {
+        double growth = 4.0;
+        if (last_iteration.count() > 0)
+          growth = std::clamp(static_cast<double>(this_iteration.count()) / static_cast<double>(last_iteration.count()),
+                              2.0, 8.0);
+        last_iteration = this_iteration;
+        const auto predicted = std::chrono::duration_cast<std::chrono::steady_clock::duration>(this_iteration * growth);
+        if (now - start_ + predicted > std::chrono::milliseconds(*params.ms)) break;
+      }
     }
   }
   result.stopped = aborted_;
   result.nodes = nodes_;
-  result.ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start_).count();
+  result.ms = std::chrono::duration_cast<std::chrono::milliseconds>(clock_now() - start_).count();
   game_ = nullptr;
   params_ = nullptr;
   return result;

@@ -18,6 +18,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -29,17 +30,25 @@ namespace tabula::ai {
 inline constexpr int kWin = 1'000'000;
 inline constexpr int kInfinity = kWin + 1;
 inline constexpr int kMaxPly = 64;             // deepest line searched (iterations and PV included)
-inline constexpr int kWinThreshold = kWin - kMaxPly - 1;  // scores above this are forced wins
+// A win is scored kWin less its distance in plies; an endgame table (Game::solved) can know wins far beyond
+// the search's horizon, so win scores span this many plies.
+inline constexpr int kMaxWinDistance = 4096;
+inline constexpr int kWinThreshold = kWin - kMaxWinDistance - 1;  // scores above this are forced wins
 // Quiescence: past the horizon only captures (Game::is_capture) are searched, at most this many plies,
 // so the search always ends even where captures answer captures.
 inline constexpr int kMaxQuiescencePlies = 4;
 bool is_win_score(int score);
 bool is_loss_score(int score);
 
+// Where the search reads the time: the steady clock, or a test's clock that advances as the test decides, so
+// that how a time budget is kept can be tested without depending on the machine's speed.
+using Clock = std::function<std::chrono::steady_clock::time_point()>;
+
 struct SearchParams {
   int max_depth = kMaxPly - 1;
   std::optional<uint64_t> nodes;  // when set, time is never read: the search is deterministic
-  std::optional<int> ms;          // wall clock; no new iteration starts after half of it
+  std::optional<int> ms;          // wall clock: the search stops at it (see run)
+  Clock clock;                    // empty: std::chrono::steady_clock
   const std::atomic<bool>* stop = nullptr;
   // Search every root move with a full window, so each gets its exact score (needed to add scores up
   // across sampled worlds). Otherwise only moves as good as the best get exact scores.
@@ -48,6 +57,15 @@ struct SearchParams {
   // Extend the search over captures at the horizon. Off: the horizon's evaluate() is final (tests use
   // this to show what quiescence changes).
   bool quiescence = true;
+  // Late move reductions (GameKind::ai_late_move_reductions): late quiet moves are searched a ply shallower
+  // first and again at full depth only when they look better than the best so far.
+  bool late_move_reductions = false;
+  // Null-move pruning where the game allows it (Game::null_move_allowed): two players only.
+  bool null_move = true;
+  // Keep the table from the searcher's last run (the same game a move later): its entries still hold, and they
+  // order the first iterations. Only for two players without hidden information, whose scores do not depend on
+  // the root player or the sampled world (ai::Memory decides). Killers are cleared and history halved.
+  bool keep_table = false;
 };
 
 struct RootScore {
@@ -88,8 +106,9 @@ class Searcher {
   struct TTEntry;
   struct Frame;
   enum Bound : uint8_t { kNone = 0, kUpper = 1, kLower = 2, kExact = 3 };
+  uint16_t generation_ = 0;  // the run an entry was stored in: older entries give way first
 
-  int negamax(int depth, int alpha, int beta, int ply);
+  int negamax(int depth, int alpha, int beta, int ply, bool null_allowed = true);
   static void extend_pv(Frame& f, Move m, const Frame& child);
   int quiesce(int depth, int alpha, int beta, int ply);
   int child_value(Player mover, int depth, int alpha, int beta, int ply);
@@ -98,7 +117,10 @@ class Searcher {
   bool same_side(Player a, Player b) const { return (a == root_) == (b == root_); }
   void order_moves(Frame& f, Move tt_move, bool has_tt_move, Player me, int ply);
   bool out_of_budget();
-  void clear();
+  std::chrono::steady_clock::time_point clock_now() const {
+    return *clock_ ? (*clock_)() : std::chrono::steady_clock::now();
+  }
+  void clear(bool keep_table);
 
   TTEntry* probe(uint64_t key);
   void store(uint64_t key, int depth, int score, Bound bound, Move move, int ply);
@@ -119,6 +141,7 @@ class Searcher {
   Player root_ = 0;  // the searching player: one side; everyone else is the other
   uint64_t nodes_ = 0;
   bool aborted_ = false;
+  const Clock* clock_ = nullptr;
   std::chrono::steady_clock::time_point start_;
   std::chrono::steady_clock::time_point deadline_;
 };

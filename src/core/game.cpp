@@ -56,6 +56,14 @@ bool Game::offer_stands(std::string_view, Player) const { return false; }
 
 std::unique_ptr<Game> Game::sample_world(Player, Rng&) const { return clone(); }
 
+void Game::legal_captures(MoveList& out) const {
+  legal_moves(out);
+  int kept = 0;
+  for (int i = 0; i < out.size(); ++i)
+    if (is_capture(out[i])) out[kept++] = out[i];
+  out.truncate(kept);
+}
+
 json common_state_json(const Game& g, json options, json board) {
   const Result* r = g.result();
   return json{{"game", std::string(g.kind())},

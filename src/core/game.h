@@ -106,6 +106,28 @@ class Game {
   // extends its search over these at the horizon (quiescence), so a capture sequence is not cut off
   // half-way. Default: no move is a capture, and the search stops at its horizon as before.
   virtual bool is_capture(Move) const { return false; }
+  // The captures among the legal moves, for quiescence. Default: legal_moves filtered by is_capture; a game
+  // whose captures can be generated directly overrides it (quiescence then never lists the quiet moves).
+  virtual void legal_captures(MoveList& out) const;
+  // How promising a legal move looks before any search, for the AI's move ordering: 0 for a quiet move; a
+  // positive hint (a capture, by what it takes against what takes it; a line closed or blocked) is tried
+  // before the killers and the quiet moves, the highest first; a negative one (a capture likely to lose the
+  // piece) after every quiet move. Default: every move quiet, ordered by the search's killers and history.
+  virtual int order_hint(Move) const { return 0; }
+  // A position whose result is known exactly, as from an endgame table: the outcome for the player to move
+  // (+1 a win, 0 a draw, -1 a loss) and the plies to the end with best play (the winner hurrying, the loser
+  // delaying). The search takes it instead of searching on. Default: nothing is known.
+  struct Solved {
+    int outcome = 0;
+    int plies = 0;
+  };
+  virtual std::optional<Solved> solved() const { return std::nullopt; }
+  // Null-move pruning: whether letting the player to move pass is a sound test of the position's strength
+  // here (not where passing could be the best move, nor where the mover is in danger), and the pass itself,
+  // which switches the player to move and the hash and is undone by undo_null. Default: never.
+  virtual bool null_move_allowed() const { return false; }
+  virtual void apply_null() {}
+  virtual void undo_null() {}
   // Why `text` is not a legal move here, in words a player understands.
   virtual std::string explain_illegal(std::string_view text) const;
 
@@ -191,6 +213,9 @@ struct GameKind {
   // Whether the AI extends its search over Game::is_capture at the horizon (quiescence). A game whose
   // is_capture is costly and whose evaluation reads threats itself may leave it off (docs/ai.md).
   bool ai_quiescence = true;
+  // Whether the AI reduces the depth of late quiet moves (late move reductions): sound only where the move
+  // ordering puts the good moves first (order_hint, killers, history), so a game turns it on once measured.
+  bool ai_late_move_reductions = false;
 
   // The variant for `players`, or null when this kind is not played by that many.
   const Variant* variant_for(int players) const;

@@ -1,6 +1,8 @@
 // Cheap static tests for the AI (tactics.h).
 #include "games/truth/tactics.h"
 
+#include <algorithm>
+#include <array>
 #include <numeric>
 
 namespace tabula::truth::tactics {
@@ -99,37 +101,29 @@ uint8_t burnable_icons(const Position& pos) {
   return out;
 }
 
-bool takes_piece(const Position& pos, Move m) {
-  if (TruthMove::is_pass(m)) return false;
+namespace {
+
+// The enemy pieces the action (legal here, not a pass) takes by the cheap tests of takes_piece, each passed to
+// `found(victim id)` until it returns true. The icon burnt by a lantern is a victim like the others. Returns
+// whether some call returned true.
+template <class Found>
+bool scan_takes(const Position& pos, Move m, Found&& found) {
   const int from = TruthMove::from(m), to = TruthMove::to(m);
   const uint8_t id = pos.board[static_cast<size_t>(from)];
   if (id == kNoPiece) return false;
-  if (pos.unread) {
-    // A loaded state is read whole by its next action: play it out on a copy (once, at the root).
-    Position next = pos;
-    int before = 0, after = 0;
-    for (int q = 0; q < pos.players; ++q)
-      if (q != pos.to_move)
-        for (int k = 0; k < kKinds; ++k) before += pos.count[q][k];
-    rules::play(next, m, nullptr);
-    for (int q = 0; q < pos.players; ++q)
-      if (q != pos.to_move)
-        for (int k = 0; k < kKinds; ++k) after += next.count[q][k];
-    return after < before;
-  }
   const Piece& pc = pos.piece(id);
   const int me = pc.owner;
   // Jumps.
   if (pc.kind == kLinesman) {
     const int df = (file_of(to) - file_of(from)) / 2, dr = (rank_of(to) - rank_of(from)) / 2;
     const uint8_t mid = pos.board[static_cast<size_t>(square_of(file_of(from) + df, rank_of(from) + dr))];
-    if (mid != kNoPiece && hostile(pos, mid, me) && pos.lantern_role(mid)) return true;
+    if (mid != kNoPiece && hostile(pos, mid, me) && pos.lantern_role(mid) && found(mid)) return true;
   } else if (pc.kind == kSentry) {
     const int df = file_of(to) - file_of(from), dr = rank_of(to) - rank_of(from);
     const int g = std::gcd(df < 0 ? -df : df, dr < 0 ? -dr : dr);
     for (int k = 1; k < g; ++k) {
       const uint8_t j = pos.board[static_cast<size_t>(square_of(file_of(from) + k * df / g, rank_of(from) + k * dr / g))];
-      if (j != kNoPiece && hostile(pos, j, me) && pos.piece(j).kind != kIcon) return true;
+      if (j != kNoPiece && hostile(pos, j, me) && pos.piece(j).kind != kIcon && found(j)) return true;
     }
   }
   // Contacts and enclosures at the destination.
@@ -144,14 +138,51 @@ bool takes_piece(const Position& pos, Move m) {
     const uint8_t y = pos.board[static_cast<size_t>(sq)];
     if (y == kNoPiece || y == id || !hostile(pos, y, me)) continue;
     const Piece& py = pos.piece(y);
-    if (guardian && py.kind <= kSentry) return true;
-    if (pc.kind == kIcon && py.kind == kGuardian && !pos.is_transformed(py.owner)) return true;
-    if (lantern && py.kind == kIcon) return true;
-    if (lantern_guardian && pos.defender(y)) return true;
-    if (defender_there && pos.lantern_guardian(y)) return true;
-    if (encloses(pos, y, id, from, to)) return true;
+    const bool taken = (guardian && py.kind <= kSentry) ||
+                       (pc.kind == kIcon && py.kind == kGuardian && !pos.is_transformed(py.owner)) ||
+                       (lantern && py.kind == kIcon) || (lantern_guardian && pos.defender(y)) ||
+                       (defender_there && pos.lantern_guardian(y)) || encloses(pos, y, id, from, to);
+    if (taken && found(y)) return true;
   }
   return false;
+}
+
+// What taking a piece is worth for move ordering (score values, as the evaluation counts material): an icon
+// burnt ends the game, so it comes before everything.
+int victim_value(const Position& pos, int id) {
+  constexpr std::array<int, kKinds> kValue = {100, 100, 500, 500, 2'000, 100'000};
+  return pos.lantern_guardian(id) ? 4'000 : kValue[pos.piece(id).kind];
+}
+
+// The most valuable enemy piece the action takes when played out on a copy: for a loaded state, read whole by
+// its next action (once, at the root), where the cheap tests do not apply.
+int take_value_when_played(const Position& pos, Move m) {
+  Position next = pos;
+  rules::play(next, m, nullptr);
+  int best = 0;
+  for (int id = 0; id < pos.players * kArmySize; ++id)
+    if (pos.piece(id).owner != pos.to_move && pos.piece(id).alive() && !next.piece(id).alive())
+      best = std::max(best, victim_value(pos, id));
+  return best;
+}
+
+}  // namespace
+
+bool takes_piece(const Position& pos, Move m) {
+  if (TruthMove::is_pass(m)) return false;
+  if (pos.unread) return take_value_when_played(pos, m) > 0;
+  return scan_takes(pos, m, [](int) { return true; });
+}
+
+int take_value(const Position& pos, Move m) {
+  if (TruthMove::is_pass(m)) return 0;
+  if (pos.unread) return take_value_when_played(pos, m);
+  int best = 0;
+  scan_takes(pos, m, [&](int victim) {
+    best = std::max(best, victim_value(pos, victim));
+    return false;
+  });
+  return best;
 }
 
 }  // namespace tabula::truth::tactics

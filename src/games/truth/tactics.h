@@ -32,5 +32,8 @@ inline bool burn_available(const Position& pos) { return burnable_icons(pos) != 
 // enemy defender, and fourfold enclosures the mover completes. Losses of the mover's own pieces are not
 // takes. Interceptions on a lantern-guardian's route are not looked for (they cost the attacker as much).
 bool takes_piece(const Position& pos, Move m);
+// The most valuable enemy piece the action takes by the same tests, at its score value (a door 100 … a
+// lantern-guardian 4,000; an icon burnt 100,000), or 0: the search tries the richest takes first.
+int take_value(const Position& pos, Move m);
 
 }  // namespace tabula::truth::tactics

@@ -48,6 +48,8 @@ bool Truth::is_capture(Move m) const {
   return tactics::takes_piece(pos_, m);
 }
 
+int Truth::order_hint(Move m) const { return tactics::take_value(pos_, m); }
+
 void Truth::setup(Player p, const json& placement, EventLog* events) {
   if (pos_.phase != Phase::setup) fail(ErrorKind::conflict, "every army is set up: setups can no longer change");
   if (p < 0 || p >= pos_.players) fail(ErrorKind::bad_request, "no such player");

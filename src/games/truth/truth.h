@@ -145,6 +145,8 @@ class Truth final : public Game {
   void undo() override;
   std::string move_to_string(Move m) const override;
   bool is_capture(Move m) const override;
+  // Takes first, the richest first (a burn before all): tactics::take_value.
+  int order_hint(Move m) const override;
   std::string explain_illegal(std::string_view text) const override;
 
   void setup(Player p, const json& placement, EventLog* events) override;

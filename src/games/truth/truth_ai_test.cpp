@@ -2,7 +2,7 @@
 // free burn of the enemy icon, does not leave its own icon to a one-action burn, and answers a stalemate
 // agreement from its evaluation; the cheap tactical tests the evaluation relies on agree with the rules on
 // random games; and level 3 beats random play in a short fixed-seed match. The 100-game matches are in
-// docs/strength.md.
+// docs/strength-history.md.
 #include "ai/ai.h"
 #include "ai/match.h"
 #include "core/session.h"
@@ -11,6 +11,8 @@
 #include "games/truth/truth.h"
 
 #include <gtest/gtest.h>
+
+#include <optional>
 
 namespace tabula::truth {
 namespace {
@@ -46,6 +48,27 @@ TEST(TruthAI, TakesAFreeBurnOfTheEnemyIcon) {
   ASSERT_TRUE(s.over());
   EXPECT_EQ(s.game().result()->winners, std::vector<Player>{0});
   EXPECT_EQ(s.game().result()->reason, "icon-destroyed");
+}
+
+// The search tries takes first, the richest first: in the position above (without Jade's door on g4, which
+// Ivory's guardian takes whatever Ivory plays first), burning Jade's icon (c10-h15) before the linesman's jump
+// over a lantern (k8-m10, worth a lantern), and that before every action that takes nothing.
+TEST(TruthAI, ABurnIsTriedBeforeAnyOtherTakeAndATakeBeforeAQuietAction) {
+  Session s = position({{"i2", "0I"},  {"h3", "0G"},  {"c10", "0L"}, {"k8", "0N"}, {"b3", "0D"}, {"d3", "0D"},
+                        {"p7", "0D"},  {"i16", "1I"}, {"j17", "1G"}, {"l9", "1L"}, {"n13", "1D"}, {"b15", "1D"},
+                        {"o16", "1D"}});
+  auto hint = [&](const std::string& text) {
+    const std::optional<Move> m = find_legal_move(s.game(), text);
+    EXPECT_TRUE(m) << text;
+    return m ? s.game().order_hint(*m) : -1;
+  };
+  EXPECT_EQ(hint("c10-h15"), 100'000);  // the icon
+  EXPECT_EQ(hint("k8-m10"), 100);       // a lantern
+  EXPECT_EQ(hint("b3-a4"), 0);
+  // Every action's hint is positive exactly when the action takes something (is_capture), over the whole list.
+  MoveList moves;
+  s.game().legal_moves(moves);
+  for (Move m : moves) EXPECT_EQ(s.game().order_hint(m) > 0, s.game().is_capture(m)) << s.game().move_to_string(m);
 }
 
 // Jade's lantern on n9 looks down k6-l7-m8 at j5, beside Ivory's icon on i4: unless Ivory's turn closes
@@ -120,6 +143,7 @@ TEST(TruthAI, TheCheapTacticalTestsAgreeWithPlayingTheActionsOut) {
         const bool takes = after < before;
         const uint8_t mover = p.board[static_cast<size_t>(TruthMove::from(m))];
         const bool quick = tactics::takes_piece(p, m);
+        EXPECT_EQ(tactics::take_value(p, m) > 0, quick) << where << " " << s.game().move_to_string(m);  // the ordering's
         if (quick) {
           EXPECT_TRUE(takes) << where << " " << s.game().move_to_string(m);
         }
