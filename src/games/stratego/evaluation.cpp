@@ -50,15 +50,16 @@ constexpr int kMinerRaceWeight = 4;  // per square between the nearest Miner and
 // for: with nothing to gain elsewhere it tries something new rather than shuffle a piece back and forth.
 constexpr int kRepeatPenalty = 25;
 
-// What a win counts when the AI adds up its worlds' scores (Game::world_win_value): about two Marshals.
-// Losing the Marshal for nothing takes about half a game's chances (an even game becomes one won in four),
-// so a win is worth two of them. With the default (20,000, fifty Marshals) a world that dealt the Flag
-// beside the piece the Marshal could take outvoted the worlds that dealt a Bomb there: the Marshal walked
-// into probable Bombs for a few per cent of a Flag.
-constexpr int kWorldWin = 1'000;
-// Scores beyond a lead of 700 grow an eighth as fast, so no lead reaches a win's value (a forced win must
-// outvote any lead) and leads still differ. Minimax commutes with a rising function of its leaves, so this
-// changes no world's choice, only how much a world's score weighs in the sum.
+// What a win counts when the AI adds up its worlds' scores (Game::world_win_value): about two and a half
+// Marshals with their dominance: losing the Marshal for nothing takes a large part of an even game's chances.
+// With the default (20,000, fifty Marshals) a world that dealt the Flag beside the piece the Marshal could
+// take outvoted the worlds that dealt a Bomb there: the Marshal walked into probable Bombs for a few per cent
+// of a Flag.
+constexpr int kWorldWin = 1'500;
+// Scores beyond a lead of 700 grow an eighth as fast, so no lead short of a whole army reaches the slowest
+// win (ai.cpp's vote: a forced win must outvote any lead) and leads still differ. Minimax commutes with a
+// rising function of its leaves, so this changes no world's choice, only what a world's score weighs in
+// the sum.
 constexpr int kSoftKnee = 700;
 int soften(int v) {
   if (v > kSoftKnee) return kSoftKnee + (v - kSoftKnee) / 8;

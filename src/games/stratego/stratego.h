@@ -97,8 +97,8 @@ class Stratego final : public Game {
   uint64_t hash() const override { return position_hash_ ^ identity_hash_; }
   // A world consistent with the public history and the viewer's own army (belief.cpp).
   std::unique_ptr<Game> sample_world(Player viewer, Rng& rng) const override;
-  // A win weighs as much as about six Marshals (evaluation.cpp): a Flag a world deals within reach is worth
-  // a risk only when it is likely enough.
+  // A win weighs as much as about two and a half Marshals across worlds (evaluation.cpp): a Flag a world
+  // deals within reach is worth a risk only when it is likely enough.
   int world_win_value() const override;
 
   // belief.cpp: weight(piece id, kind) of each enemy piece nobody has seen being that kind, for `viewer`,
