@@ -50,12 +50,14 @@ constexpr uint64_t kOfferNodes = 20'000;
 constexpr int kOfferWorlds = 4;
 
 // Summing scores across worlds: a forced win in one world must not outweigh everything else, so
-// wins and losses count as a large but bounded amount (still preferring the faster win).
-constexpr int kVoteWin = 20'000;
-int vote_value(int score) {
-  if (is_win_score(score)) return kVoteWin - (kWin - score);
-  if (is_loss_score(score)) return -kVoteWin + (kWin + score);
-  return std::clamp(score, -kVoteWin + kMaxWinDistance + 1, kVoteWin - kMaxWinDistance - 1);
+// wins and losses count as a large but bounded amount, the game's `win` (Game::world_win_value), still
+// preferring the faster win: a win's distance counts up to a quarter of its value, and every other score
+// is held below the slowest win.
+int vote_value(int score, int win) {
+  const int spread = std::min(kMaxWinDistance, win / 4);
+  if (is_win_score(score)) return win - std::min(kWin - score, spread);
+  if (is_loss_score(score)) return -win + std::min(kWin + score, spread);
+  return std::clamp(score, -win + spread + 1, win - spread - 1);
 }
 
 // A level's defaults for whatever the caller left unset.
@@ -229,11 +231,11 @@ Choice choose_move(const Game& game, const Limits& given, const std::atomic<bool
       auto it = index.find(world->move_to_string(rs.move));
       if (it == index.end()) continue;  // legal in this world only: not ours to play
       seen[static_cast<size_t>(it->second)] = true;
-      votes[static_cast<size_t>(it->second)] += vote_value(rs.score);
+      votes[static_cast<size_t>(it->second)] += vote_value(rs.score, game.world_win_value());
     }
     // A move the world does not allow cannot be recommended by it.
     for (size_t i = 0; i < names.size(); ++i)
-      if (!seen[i]) votes[i] -= kVoteWin;
+      if (!seen[i]) votes[i] -= game.world_win_value();
 
     if (worlds == 1) {
       single_score = r.score;
@@ -309,7 +311,7 @@ bool accepts_offer(const Game& game, Player player, std::string_view what, const
     } else {
       for_player = world->evaluate_for(player);
     }
-    total += vote_value(for_player);
+    total += vote_value(for_player, game.world_win_value());
   }
   return total <= 0;
 }

@@ -177,6 +177,10 @@ class Game {
   // A complete game consistent with everything `viewer` has observed, drawn with rng. The AI searches
   // these worlds, never the true state. Games without hidden information return a copy of themselves.
   virtual std::unique_ptr<Game> sample_world(Player viewer, Rng& rng) const;
+  // What a forced win counts, in evaluate()'s units, when the AI adds up scores across sampled worlds: a
+  // world's win must not drown the others, and the game says how much material a win is worth risking
+  // (Stratego: a world that dealt the Flag to a piece must not send the Marshal into probable Bombs).
+  virtual int world_win_value() const { return 20'000; }
 };
 
 // A game's entry in the catalogue: how to make one and how to describe it to the lobby.

@@ -4,6 +4,7 @@
 // Fortress", "Cyclone Defense", "Shoreline Bluff" and "Blitzkrieg"): they are our arrangements of those
 // ideas, not copies of any published diagram. Each is written from its owner's seat: the first row is the
 // back rank, files from the owner's left, so Blue's is the same picture turned half a turn.
+#include "games/stratego/setups.h"
 #include "games/stratego/stratego.h"
 
 #include <algorithm>
@@ -29,11 +30,6 @@ constexpr Named kNamed[] = {
     // Attack: Marshal and General in the front rank with Scouts, the Flag back and bombed in.
     {"blitzkrieg", {"TNBFBLNOPT", "PLOBNJTBOL", "JOSCNLPONO", "MGOCBJTPOB"}},
 };
-
-// The board square of a player's row (0 = back rank) and column (0 = the player's left).
-int home_square(Player p, int row, int column) {
-  return p == 0 ? square_of(column, 1 + row) : square_of(kFiles - 1 - column, kRanks - row);
-}
 
 template <class T>
 void shuffle(std::vector<T>& v, Rng& rng) {
@@ -72,7 +68,137 @@ json random_arrangement(Player p, uint64_t seed) {
   return placement;
 }
 
+
+// ---------------------------------------------------------------------------------------------------------
+// The distribution of strong setups. Each kind is placed in turn on a free square drawn with a weight by
+// row (0 = back) and column; the weights say what strong setups share, the draw varies everything else.
+
+bool lane_column(int c) { return c == 0 || c == 1 || c == 4 || c == 5 || c == 8 || c == 9; }
+bool lake_column(int c) { return !lane_column(c); }
+
+struct Placer {
+  HomeSetup kinds;
+  std::array<bool, kHomeSquares> taken{};
+  Rng& rng;
+  explicit Placer(Rng& r) : rng(r) { kinds.fill(kFlag); }
+
+  void put(int i, int kind) {
+    if (i < 0 || i >= kHomeSquares) return;  // draw() always finds a free square while kinds remain
+    kinds[static_cast<size_t>(i)] = static_cast<uint8_t>(kind);
+    taken[static_cast<size_t>(i)] = true;
+  }
+  // A free square drawn with weight(row, column); -1 when every free square weighs 0.
+  template <class W>
+  int draw(W&& weight) {
+    std::array<int, kHomeSquares> w{};
+    int total = 0;
+    for (int i = 0; i < kHomeSquares; ++i)
+      if (!taken[static_cast<size_t>(i)]) total += w[static_cast<size_t>(i)] = weight(i / kFiles, i % kFiles);
+    if (total <= 0) return -1;
+    int pick = static_cast<int>(rng.below(static_cast<uint64_t>(total)));
+    for (int i = 0; i < kHomeSquares; ++i)
+      if ((pick -= w[static_cast<size_t>(i)]) < 0) return i;
+    return -1;
+  }
+  template <class W>
+  void place(int kind, int count, W&& weight) {
+    for (int n = 0; n < count; ++n) {
+      int i = draw(weight);
+      if (i < 0) i = draw([](int, int) { return 1; });
+      put(i, kind);
+    }
+  }
+  // Free home squares beside i (left, right, in front, behind).
+  std::array<int, 4> beside(int i) const {
+    const int r = i / kFiles, c = i % kFiles;
+    std::array<int, 4> out{-1, -1, -1, -1};
+    if (c > 0) out[0] = i - 1;
+    if (c < kFiles - 1) out[1] = i + 1;
+    if (r < 3) out[2] = i + kFiles;
+    if (r > 0) out[3] = i - kFiles;
+    for (int& j : out)
+      if (j >= 0 && taken[static_cast<size_t>(j)]) j = -1;
+    return out;
+  }
+};
+
 }  // namespace
+
+HomeSetup strong_setup(Rng& rng) {
+  Placer s(rng);
+  int bombs = kArmy[kBomb];
+  // The Flag: the back rank nine times in ten, corners and the squares beside them a little more often.
+  const int flag = s.draw([](int r, int c) {
+    if (r == 0) return c == 0 || c == 9 ? 14 : c == 1 || c == 8 ? 12 : 9;
+    return r == 1 ? 2 : 0;
+  });
+  s.put(flag, kFlag);
+  // Its wall: each free side a Bomb, nearly always.
+  for (int j : s.beside(flag))
+    if (j >= 0 && bombs > 0 && s.rng.below(10) < 9) s.put(j, kBomb), --bombs;
+  // Half the time a decoy on the back rows: one or two Bombs beside a square left for an ordinary piece.
+  if (bombs >= 2 && s.rng.below(2) == 0) {
+    const int decoy = s.draw([&](int r, int c) { return r <= 1 && std::abs(c - flag % kFiles) >= 3 ? 1 : 0; });
+    if (decoy >= 0) {
+      s.taken[static_cast<size_t>(decoy)] = true;  // kept for an ordinary piece
+      int walls = 1 + static_cast<int>(s.rng.below(2));
+      for (int j : s.beside(decoy))
+        if (j >= 0 && walls > 0 && j / kFiles < 3) s.put(j, kBomb), --bombs, --walls;
+      s.taken[static_cast<size_t>(decoy)] = false;
+    }
+  }
+  // The other Bombs: the back rows, and the third row where they close a lane or stand before a lake.
+  s.place(kBomb, bombs, [](int r, int c) { return r == 0 ? 4 : r == 1 ? 4 : r == 2 ? (lake_column(c) ? 5 : 3) : 1; });
+  // The General and the Marshal forward, on different wings; the Spy beside the General.
+  const int general = s.draw([](int r, int) { return r == 3 ? 3 : r == 2 ? 4 : r == 1 ? 1 : 0; });
+  s.put(general, kGeneral);
+  const bool general_left = general % kFiles < 5;
+  s.place(kMarshal, 1, [&](int r, int c) {
+    const int w = r == 3 ? 3 : r == 2 ? 4 : r == 1 ? 1 : 0;
+    return (c < 5) != general_left ? 3 * w : w;
+  });
+  int spy = -1;
+  if (s.rng.below(4) != 0) {
+    const auto near = s.beside(general);
+    int n = 0;
+    for (int j : near) n += j >= 0 && j / kFiles < 3;  // not in the front rank
+    if (n > 0) {
+      int pick = static_cast<int>(s.rng.below(static_cast<uint64_t>(n)));
+      for (int j : near)
+        if (j >= 0 && j / kFiles < 3 && pick-- == 0) spy = j;
+    }
+  }
+  if (spy >= 0) {
+    s.put(spy, kSpy);
+  } else {
+    s.place(kSpy, 1, [](int r, int) { return r == 1 || r == 2 ? 1 : 0; });
+  }
+  s.place(kColonel, kArmy[kColonel], [](int r, int) { return r == 0 ? 0 : r == 1 ? 1 : 3; });
+  s.place(kMajor, kArmy[kMajor], [](int r, int) { return r == 0 ? 1 : r == 1 ? 2 : 3; });
+  s.place(kMiner, kArmy[kMiner], [](int r, int) { return r == 0 ? 4 : r == 1 ? 4 : r == 2 ? 2 : 1; });
+  s.place(kScout, kArmy[kScout], [](int r, int c) { return r == 3 ? (lane_column(c) ? 7 : 5) : r == 2 ? 2 : 1; });
+  s.place(kCaptain, kArmy[kCaptain], [](int r, int) { return r == 0 ? 1 : 2; });
+  s.place(kLieutenant, kArmy[kLieutenant], [](int, int) { return 2; });
+  s.place(kSergeant, kArmy[kSergeant], [](int r, int) { return r == 3 ? 1 : 2; });
+  return s.kinds;
+}
+
+namespace {
+
+json placement_of(Player p, const HomeSetup& kinds) {
+  json placement = json::object();
+  for (int i = 0; i < kHomeSquares; ++i)
+    placement[square_name(home_square(p, i / kFiles, i % kFiles))] = std::string(1, kind_letter(kinds[static_cast<size_t>(i)]));
+  return placement;
+}
+
+}  // namespace
+
+json Stratego::ai_arrangement(Player p, uint64_t seed) const {
+  if (p != 0 && p != 1) fail(ErrorKind::bad_request, "no such player");
+  Rng rng(seed);
+  return placement_of(p, strong_setup(rng));
+}
 
 const std::vector<std::string>& Stratego::named_arrangements() {
   static const std::vector<std::string> names = [] {
@@ -86,6 +212,7 @@ const std::vector<std::string>& Stratego::named_arrangements() {
 json Stratego::arrangement(Player p, std::string_view name, uint64_t seed) const {
   if (p != 0 && p != 1) fail(ErrorKind::bad_request, "no such player");
   if (name == "random") return random_arrangement(p, seed);
+  if (name == "ai") return ai_arrangement(p, seed);  // what an AI seat sets up: not offered in the editor
   for (const Named& s : kNamed) {
     if (name != s.name) continue;
     json placement = json::object();

@@ -5,6 +5,12 @@
 // Miners more when few remain and enemy Bombs stand. Then the race to the Flag: how close a player's
 // nearest movable piece is to the enemy Flag, against how close the enemy is to its own. In a world the
 // Flag sits where that world dealt it, so across worlds this pulls the army towards where Flags are likely.
+//
+// What a world cannot say, since in it every identity is dealt: what the enemy does not know. A piece not
+// yet shown is worth a little more than its rank (the enemy must guess; the Marshal most), so a battle that
+// shows a high piece to take a low one costs something, and probing with a low piece gains; and a Marshal
+// standing beside enemy pieces that could be the Spy (unshown while the Spy lives) risks its value times the
+// chance that one of them is.
 #include "games/stratego/stratego.h"
 
 #include <algorithm>
@@ -29,8 +35,37 @@ constexpr int kBaseValue[kKinds] = {
     20,   // Bomb
 };
 
+// What being unseen adds to a piece.
+constexpr int kHiddenValue[kKinds] = {0, 20, 2, 5, 2, 3, 5, 10, 15, 30, 50, 10};
+
+// The side whose strongest piece outranks every enemy piece can take whatever it finds (but the Spy and Bombs):
+// the Marshal is worth more than its rank while it has no equal.
+constexpr int kTopPiece = 150;
+
 constexpr int kRaceWeight = 8;       // per square between the nearest movable piece and the enemy Flag
 constexpr int kMinerRaceWeight = 4;  // per square between the nearest Miner and the enemy Flag
+
+// Progress: each position the searched line repeats (one seen since the last battle), and each move of the
+// searching player's current back-and-forth run past the first, counts against the player the search plays
+// for: with nothing to gain elsewhere it tries something new rather than shuffle a piece back and forth.
+constexpr int kRepeatPenalty = 25;
+
+// What a win counts when the AI adds up its worlds' scores (Game::world_win_value): about two and a half
+// Marshals with their dominance: losing the Marshal for nothing takes a large part of an even game's chances.
+// With the default (20,000, fifty Marshals) a world that dealt the Flag beside the piece the Marshal could
+// take outvoted the worlds that dealt a Bomb there: the Marshal walked into probable Bombs for a few per cent
+// of a Flag.
+constexpr int kWorldWin = 1'500;
+// Scores beyond a lead of 700 grow an eighth as fast, so no lead short of a whole army reaches the slowest
+// win (ai.cpp's vote: a forced win must outvote any lead) and leads still differ. Minimax commutes with a
+// rising function of its leaves, so this changes no world's choice, only what a world's score weighs in
+// the sum.
+constexpr int kSoftKnee = 700;
+int soften(int v) {
+  if (v > kSoftKnee) return kSoftKnee + (v - kSoftKnee) / 8;
+  if (v < -kSoftKnee) return -kSoftKnee + (v + kSoftKnee) / 8;
+  return v;
+}
 
 int distance(int a, int b) { return std::abs(file_of(a) - file_of(b)) + std::abs(rank_of(a) - rank_of(b)); }
 
@@ -72,8 +107,58 @@ int Stratego::evaluate() const {
     }
     reach[p] = kRaceWeight * any + kMinerRaceWeight * miner;
   }
+  // Concealment, and the Spy's threat to each Marshal.
+  int hidden[2] = {0, 0}, spy_risk[2] = {0, 0};
+  for (Player p = 0; p < 2; ++p) {
+    const int e = 1 - p;
+    int suspects = 0, spy = kNoSquare, marshal = kNoSquare;
+    for (int i = 0; i < count_[static_cast<size_t>(p)]; ++i) {
+      const Piece& pc = pieces_[static_cast<size_t>(p * kArmySize + i)];
+      if (!pc.alive) continue;
+      if (!pc.revealed) hidden[p] += kHiddenValue[pc.kind];
+      if (pc.kind == kMarshal) marshal = pc.square;
+    }
+    for (int i = 0; i < count_[static_cast<size_t>(e)]; ++i) {
+      const Piece& pc = pieces_[static_cast<size_t>(e * kArmySize + i)];
+      if (!pc.alive || pc.revealed) continue;
+      suspects += pc.moved ? 2 : 1;  // a piece that never moved is often a Bomb
+      if (pc.kind == kSpy) spy = pc.square;
+    }
+    if (marshal == kNoSquare || spy == kNoSquare) continue;
+    int near = 0;
+    for (int d = 0; d < kDirections; ++d) {
+      const int sq = kGeometry.neighbours[static_cast<size_t>(marshal)][static_cast<size_t>(d)];
+      if (sq == kNoSquare || board_[static_cast<size_t>(sq)] == kEmpty) continue;
+      const Piece& pc = pieces_[board_[static_cast<size_t>(sq)]];
+      if (owner(board_[static_cast<size_t>(sq)]) == e && !pc.revealed) near += pc.moved ? 2 : 1;
+    }
+    // Full risk when the enemy moves next; half when the Marshal's side can still step away.
+    spy_risk[p] = kBaseValue[kMarshal] * near / suspects / (p == to_move_ ? 2 : 1);
+  }
+  int top[2] = {0, 0};
+  for (Player p = 0; p < 2; ++p)
+    for (int k = kMarshal; k > kSpy; --k)
+      if (counts[p][k] > 0) {
+        top[p] = k;
+        break;
+      }
   const int me = to_move_, them = 1 - me;
-  return material[me] - material[them] + (reach[them] - reach[me]);
+  const int dominance = top[me] > top[them] ? kTopPiece : top[them] > top[me] ? -kTopPiece : 0;
+  return soften(dominance + material[me] - material[them] + (reach[them] - reach[me]) + (hidden[me] - hidden[them]) -
+                (spy_risk[me] - spy_risk[them]));
+}
+
+int Stratego::world_win_value() const { return kWorldWin; }
+
+int Stratego::evaluate_for(Player who) const {
+  int v = who == to_move_ ? evaluate() : -evaluate();
+  // Positions the line from the search's root repeated (each counted once), and `who`'s piece going back
+  // and forth now (its two-square run).
+  for (size_t i = search_root_; i < history_.size(); ++i)
+    if (seen_[history_[i] & ((size_t{1} << kSeenBits) - 1)] >= 2 && occurrences(history_[i]) >= 2) v -= kRepeatPenalty;
+  const Shuttle& sh = shuttle_[static_cast<size_t>(who)];
+  if (sh.count >= 2) v -= kRepeatPenalty * (sh.count - 1);
+  return v;
 }
 
 }  // namespace tabula::stratego

@@ -81,6 +81,8 @@ class Stratego final : public Game {
   void setup(Player p, const json& placement, EventLog* events) override;
   // "random" (seeded) or one of named_arrangements(), for player p's home ranks.
   json arrangement(Player p, std::string_view name, uint64_t seed) const override;
+  // An AI seat's setup: drawn (seeded) from the distribution of strong setups (setups.h). Also "ai" above.
+  json ai_arrangement(Player p, uint64_t seed) const override;
   // "draw", "accept", "decline" (shared rulings: draw by agreement in every two-player game).
   void offer(Player p, std::string_view what, EventLog* events) override;
   bool offer_stands(std::string_view what, Player player) const override;
@@ -89,9 +91,22 @@ class Stratego final : public Game {
   json state_json() const override;
   json observation_json(Player viewer) const override;
   int evaluate() const override;
+  // evaluate(), less a penalty for `who` for each position repeated since the search's root and for its
+  // piece's back-and-forth run (evaluation.cpp).
+  int evaluate_for(Player who) const override;
   uint64_t hash() const override { return position_hash_ ^ identity_hash_; }
   // A world consistent with the public history and the viewer's own army (belief.cpp).
   std::unique_ptr<Game> sample_world(Player viewer, Rng& rng) const override;
+  // A win weighs as much as about two and a half Marshals across worlds (evaluation.cpp): a Flag a world
+  // deals within reach is worth a risk only when it is likely enough.
+  int world_win_value() const override;
+
+  // belief.cpp: weight(piece id, kind) of each enemy piece nobody has seen being that kind, for `viewer`,
+  // from the public history and the prior of strong setups (0 for pieces that are known or not the enemy's).
+  using Beliefs = std::array<std::array<double, kKinds>, kMaxPieces>;
+  Beliefs beliefs(Player viewer) const;
+  // The kinds of p's army that nobody has seen: the army as it began less the lost and the shown.
+  std::array<int, kKinds> unseen_pool(Player p) const;
 
   static std::unique_ptr<Stratego> from_state(const json& state);
   static const std::vector<std::string>& named_arrangements();
@@ -129,7 +144,8 @@ class Stratego final : public Game {
   int occurrences(uint64_t h) const;             // of a position since the last battle
   void add_piece(Player p, int kind, int sq, bool alive);
   void begin_play();
-  void judge_turn_start();  // the no-moves end, for the player to move
+  void judge_turn_start();
+  void weigh_behaviour(Player viewer, Beliefs& w) const;  // belief.cpp  // the no-moves end, for the player to move
   void push_history();
   void recompute_identity_hash();
   void set_to_move(Player p);  // keeps the position hash's side-to-move key in step
@@ -157,6 +173,7 @@ class Stratego final : public Game {
   // quick proof that a position has not occurred twice.
   std::vector<uint64_t> history_;
   uint32_t irreversible_ = 0;
+  uint32_t search_root_ = 0;  // history_'s size when sample_world made this world (where its search starts)
   static constexpr int kSeenBits = 14;
   std::array<uint16_t, size_t{1} << kSeenBits> seen_{};
   std::vector<Undo> undo_;
