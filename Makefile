@@ -1,5 +1,5 @@
 # Tabula. `make run` installs what is missing, builds and serves; `make test` does the same and runs every test.
-.PHONY: all bootstrap build asan run test quick bench fuzz clean
+.PHONY: all bootstrap build asan run test quick bench strength fuzz clean
 
 PORT ?= 8080
 HOST ?= 127.0.0.1
@@ -30,6 +30,12 @@ quick: build
 
 bench: build
 	./build/release/tabula bench
+
+# docs/strength.md, generated whole by `tabula arena` from scripts/strength.json (hours at SCALE=1 on 2 cores;
+# SCALE=0.1 for a rough look).
+SCALE ?= 1
+strength: bootstrap
+	bash scripts/strength.sh $(SCALE)
 
 clean:
 	rm -rf build

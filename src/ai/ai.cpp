@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <unordered_map>
 
 namespace tabula::ai {
@@ -96,10 +97,10 @@ Limits default_limits(int level) {
     case 1: break;                       // random: no budget
     case 2: l.nodes = 2'000; break;      // depth 2 at most (level_plan), and few nodes
     // 350 ms: what the Game of Truth's level 3 was measured with against level 2 (75,000 nodes, about 340 ms
-    // an action on the 2-core test machine; docs/strength.md), under the half second an action may take.
+    // an action on the 2-core test machine; docs/strength-history.md), under the half second an action may take.
     case 3: l.ms = 350; break;
     case 4: l.ms = 1'000; break;
-    default: l.ms = 3'000; break;
+    default: l.ms = 2'000; break;  // the strongest level answers within 2 s on one core
   }
   return l;
 }
@@ -118,11 +119,15 @@ LevelInfo level_info(int level) {
     case 4:
       return {4, "Strong", "Searches about 1 s a move. Deeper than level 3; a challenge for a practised player."};
     default:
-      return {5, "Expert", "Searches about 3 s a move: the strongest level."};
+      return {5, "Expert", "Searches about 2 s a move: the strongest level."};
   }
 }
 
-Choice choose_move(const Game& game, const Limits& given, const std::atomic<bool>* stop) {
+Memory::Memory() = default;
+Memory::~Memory() = default;
+void Memory::forget() { fresh_ = true; }
+
+Choice choose_move(const Game& game, const Limits& given, const std::atomic<bool>* stop, Memory* memory) {
   const Limits limits = effective_limits(given);
   const auto start = now(limits.clock);
   Rng rng(limits.seed);
@@ -170,7 +175,24 @@ Choice choose_move(const Game& game, const Limits& given, const std::atomic<bool
   }
   std::vector<long long> votes(names.size(), 0);
 
-  Searcher searcher(plan.tt_entries);
+  // The table is kept across moves only where a position's score is the same whoever searches it and in
+  // whichever world (two players, one world: nothing hidden), and only on a time budget: a node budget promises
+  // the same choice for the same seed, request by request (engine-protocol.md), which a kept table would break.
+  std::optional<Searcher> own;
+  Searcher* searcher_ptr = nullptr;
+  if (memory && !limits.nodes && worlds == 1 && !game.hidden_information() && game.num_players() == 2) {
+    if (!memory->searcher_ || memory->entries_ != plan.tt_entries) {
+      memory->searcher_ = std::make_unique<Searcher>(plan.tt_entries);
+      memory->entries_ = plan.tt_entries;
+      memory->fresh_ = true;
+    }
+    params.keep_table = !memory->fresh_;
+    memory->fresh_ = false;
+    searcher_ptr = memory->searcher_.get();
+  } else {
+    searcher_ptr = &own.emplace(plan.tt_entries);
+  }
+  Searcher& searcher = *searcher_ptr;
   uint64_t nodes = 0;
   int min_depth = kMaxPly;
   int searched = 0;

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -38,10 +39,31 @@ struct LevelInfo {
 };
 LevelInfo level_info(int level);
 
+// What a seat's AI keeps from one move to the next of one game: its search table, so that a move's search
+// starts from what the last one learnt (its ordering, its bounds). Used only where scores do not depend on
+// whose view or which world is searched: two players, nothing hidden; elsewhere each move starts afresh.
+// One Memory serves one game; forget() when another begins. Not shared between threads.
+class Memory {
+ public:
+  Memory();
+  ~Memory();
+  Memory(const Memory&) = delete;
+  Memory& operator=(const Memory&) = delete;
+  void forget();
+
+ private:
+  friend Choice choose_move(const Game&, const Limits&, const std::atomic<bool>*, Memory*);
+  std::unique_ptr<Searcher> searcher_;
+  size_t entries_ = 0;
+  bool fresh_ = true;  // nothing learnt yet: the next search clears the table
+};
+
 // Chooses a move for game.to_move(). The search runs on worlds drawn by game.sample_world(player, …),
 // never on hidden parts of the true state. `stop`, when set by another thread, ends the search early
 // with the best move found so far. Precondition: the game is in play and has a legal move.
-Choice choose_move(const Game& game, const Limits& limits, const std::atomic<bool>* stop = nullptr);
+// With `memory` and a time budget, the search's table is kept from the last move (a node budget ignores it).
+Choice choose_move(const Game& game, const Limits& limits, const std::atomic<bool>* stop = nullptr,
+                   Memory* memory = nullptr);
 
 // Whether the AI playing `player` accepts the standing offer `what` ("draw", "stalemate"), judged from
 // its own view: it accepts only when its evaluation says it stands worse or level.

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <optional>
 #include <set>
 
@@ -523,6 +524,49 @@ TEST(Match, WilsonInterval) {
   EXPECT_NEAR(hi, 0.9961, 0.001);
   MatchResult none;
   EXPECT_EQ(none.a_score_interval(), (std::pair<double, double>{0.0, 1.0}));
+}
+
+TEST(Match, EloDifferenceOfAScore) {
+  // 75% is +191 Elo (400 log10 3), an even score 0, and the interval is the Wilson interval mapped alike.
+  const EloDifference three_to_one = elo_difference(60, 0, 20);
+  EXPECT_NEAR(three_to_one.elo, 190.85, 0.01);
+  EXPECT_NEAR(three_to_one.low, elo_from_score(MatchResult::interval(0.75, 80).first), 1e-9);
+  EXPECT_NEAR(three_to_one.high, elo_from_score(MatchResult::interval(0.75, 80).second), 1e-9);
+  EXPECT_LT(three_to_one.low, three_to_one.elo);
+  EXPECT_GT(three_to_one.high, three_to_one.elo);
+  EXPECT_EQ(elo_difference(10, 20, 10).elo, 0.0);
+  EXPECT_EQ(elo_difference(0, 40, 0).elo, 0.0);  // draws are half a win each
+  // A clean sweep: an infinite difference, a finite lower end.
+  const EloDifference sweep = elo_difference(30, 0, 0);
+  EXPECT_TRUE(std::isinf(sweep.elo) && sweep.elo > 0);
+  EXPECT_TRUE(std::isinf(sweep.high));
+  EXPECT_TRUE(std::isfinite(sweep.low) && sweep.low > 0);
+  EXPECT_LT(elo_difference(0, 0, 30).elo, 0);
+}
+
+TEST(Match, PairedGamesBetweenEqualSidesAreOneGameMirrored) {
+  // Paired: games 2k and 2k+1 share their start and each seat's move seeds, so equal sides play the same game
+  // twice with the colours swapped, and score exactly half.
+  MatchConfig config;
+  config.game = "tigadi";
+  config.paired = true;
+  config.seed = 5;
+  Limits limits = default_limits(3);
+  limits.nodes = 1500;
+  limits.ms.reset();
+  LevelMover a(limits), b(limits);
+  for (int pair = 0; pair < 3; ++pair) {
+    const MatchResult first = play_game(config, 2 * pair, a, b);
+    const MatchResult second = play_game(config, 2 * pair + 1, a, b);
+    EXPECT_EQ(first.plies, second.plies) << "pair " << pair;
+    EXPECT_EQ(first.last_winners, second.last_winners) << "pair " << pair;  // the same seat wins both
+    EXPECT_EQ(first.a_wins, second.b_wins) << "pair " << pair;
+    EXPECT_EQ(first.a_nodes, second.b_nodes) << "pair " << pair;
+  }
+  // Unpaired, the second game of a pair draws its own seeds (the match of selfplay).
+  config.paired = false;
+  const MatchResult g0 = play_game(config, 0, a, b), g1 = play_game(config, 1, a, b);
+  EXPECT_FALSE(g0.plies == g1.plies && g0.a_nodes == g1.b_nodes);
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -54,7 +54,7 @@ struct Searcher::TTEntry {
   int32_t score;
   int8_t depth;
   uint8_t bound;  // Bound; kNone marks an empty slot
-  uint16_t unused;
+  uint16_t generation;
 };
 
 struct Searcher::Frame {
@@ -90,9 +90,14 @@ Searcher::Searcher(size_t tt_entries) {
 
 Searcher::~Searcher() = default;
 
-void Searcher::clear() {
-  std::memset(static_cast<void*>(tt_.get()), 0, (tt_mask_ + 1) * sizeof(TTEntry));
-  std::fill_n(history_.get(), kHistoryPlayers * kHistorySize, 0);
+void Searcher::clear(bool keep_table) {
+  ++generation_;
+  if (keep_table) {
+    for (int k = 0; k < kHistoryPlayers * kHistorySize; ++k) history_[static_cast<size_t>(k)] /= 2;
+  } else {
+    std::memset(static_cast<void*>(tt_.get()), 0, (tt_mask_ + 1) * sizeof(TTEntry));
+    std::fill_n(history_.get(), kHistoryPlayers * kHistorySize, 0);
+  }
   for (auto& k : has_killer_) k = {false, false};
 }
 
@@ -111,13 +116,16 @@ Searcher::TTEntry* Searcher::probe(uint64_t key) {
 void Searcher::store(uint64_t key, int depth, int score, Bound bound, Move move, int ply) {
   TTEntry* e = &tt_[key & tt_mask_];
   const auto check = static_cast<uint32_t>(key >> 32);
-  // Keep a deeper result for the same position unless the new one is exact; other positions replace.
-  if (e->bound != kNone && e->check == check && depth < e->depth && bound != kExact) return;
+  // Keep a deeper result for the same position from this run unless the new one is exact; other positions and
+  // older runs' entries give way.
+  if (e->bound != kNone && e->check == check && e->generation == generation_ && depth < e->depth && bound != kExact)
+    return;
   e->check = check;
   e->move = move.code;
   e->score = to_tt(score, ply);
   e->depth = static_cast<int8_t>(depth);
   e->bound = bound;
+  e->generation = generation_;
 }
 
 int Searcher::evaluate_here() const {
@@ -336,7 +344,7 @@ SearchResult Searcher::run(Game& game, const SearchParams& params) {
   clock_ = &params.clock;
   start_ = clock_now();
   deadline_ = start_ + std::chrono::milliseconds(params.ms.value_or(0));
-  clear();
+  clear(params.keep_table);
   game_ = &game;
   params_ = &params;
   root_ = game.to_move();

@@ -62,6 +62,10 @@ struct SearchParams {
   bool late_move_reductions = false;
   // Null-move pruning where the game allows it (Game::null_move_allowed): two players only.
   bool null_move = true;
+  // Keep the table from the searcher's last run (the same game a move later): its entries still hold, and they
+  // order the first iterations. Only for two players without hidden information, whose scores do not depend on
+  // the root player or the sampled world (ai::Memory decides). Killers are cleared and history halved.
+  bool keep_table = false;
 };
 
 struct RootScore {
@@ -102,6 +106,7 @@ class Searcher {
   struct TTEntry;
   struct Frame;
   enum Bound : uint8_t { kNone = 0, kUpper = 1, kLower = 2, kExact = 3 };
+  uint16_t generation_ = 0;  // the run an entry was stored in: older entries give way first
 
   int negamax(int depth, int alpha, int beta, int ply, bool null_allowed = true);
   static void extend_pv(Frame& f, Move m, const Frame& child);
@@ -115,7 +120,7 @@ class Searcher {
   std::chrono::steady_clock::time_point clock_now() const {
     return *clock_ ? (*clock_)() : std::chrono::steady_clock::now();
   }
-  void clear();
+  void clear(bool keep_table);
 
   TTEntry* probe(uint64_t key);
   void store(uint64_t key, int depth, int score, Bound bound, Move move, int ply);

@@ -1,5 +1,6 @@
 #include "cli/bench.h"
 
+#include "ai/ai.h"
 #include "core/session.h"
 
 #include <algorithm>
@@ -119,6 +120,68 @@ std::pair<uint64_t, uint64_t> random_playouts(const GameKind& kind, const json& 
   return {games, plies};
 }
 
+// The search's fingerprint: the nodes a level-3 search to a fixed depth visits from fixed positions (the start
+// and two seeded random continuations), as Stockfish's bench reports. A change meant to leave the search's
+// decisions alone (a faster move generator, a refactoring) must leave this count as it was; its nodes a second
+// measure the search's speed. The depth is the game's, chosen so each search takes about a second or less.
+int fingerprint_depth(std::string_view game, int players) {
+  if (game == "tigadi") return 7;
+  if (game == "stratego") return 3;
+  if (game == "facet") return 4;
+  return players > 2 ? 2 : 4;  // Truth: whole turns of two actions
+}
+
+json search_fingerprint(const GameKind& kind, const json& options) {
+  uint64_t nodes = 0;
+  uint64_t moves_hash = 1469598103934665603ULL;  // FNV-1a over the chosen moves
+  double seconds = 0;
+  int depth = 0;
+  for (int plies : {0, 8, 16}) {
+    Rng rng(2024 + static_cast<uint64_t>(plies));
+    std::unique_ptr<Game> g = ready_game(kind, options, rng);
+    for (int i = 0; i < plies && g->phase() == Phase::play; ++i) {
+      MoveList moves;
+      g->legal_moves(moves);
+      g->apply(moves[static_cast<int>(rng.below(static_cast<uint64_t>(moves.size())))]);
+    }
+    if (g->phase() != Phase::play) continue;
+    ai::Limits limits = ai::default_limits(3);
+    depth = fingerprint_depth(kind.name, g->num_players());
+    limits.depth = depth;
+    limits.nodes = 100'000'000;  // a guard: the depth ends the search
+    limits.ms.reset();
+    limits.seed = 7;
+    const auto t0 = Clock::now();
+    const ai::Choice c = ai::choose_move(*g, limits);
+    seconds += seconds_since(t0);
+    nodes += c.info["nodes"].get<uint64_t>();
+    for (char ch : c.move) moves_hash = (moves_hash ^ static_cast<unsigned char>(ch)) * 1099511628211ULL;
+  }
+  char hex[32];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(moves_hash));
+  return json{{"depth", depth}, {"nodes", nodes}, {"moves_hash", hex}, {"seconds", seconds},
+              {"nodes_per_second", seconds > 0 ? static_cast<double>(nodes) / seconds : 0.0}};
+}
+
+// How closely the time budget is kept on this machine: level 3's own budget from three positions, the longest
+// answer (reported, not asserted: a loaded machine answers later; budget_test.cpp tests the rule on a clock).
+json time_budget_kept(const GameKind& kind, const json& options) {
+  const ai::Limits limits = ai::default_limits(3);
+  int longest = 0;
+  for (int plies : {0, 10, 20}) {
+    Rng rng(99 + static_cast<uint64_t>(plies));
+    std::unique_ptr<Game> g = ready_game(kind, options, rng);
+    for (int i = 0; i < plies && g->phase() == Phase::play; ++i) {
+      MoveList moves;
+      g->legal_moves(moves);
+      g->apply(moves[static_cast<int>(rng.below(static_cast<uint64_t>(moves.size())))]);
+    }
+    if (g->phase() != Phase::play) continue;
+    longest = std::max(longest, ai::choose_move(*g, limits).info["ms"].get<int>());
+  }
+  return json{{"budget_ms", limits.ms.value_or(0)}, {"longest_ms", longest}};
+}
+
 int default_perft_depth(std::string_view game) {
   return game == "tigadi" ? 6 : game == "stratego" ? 7 : game == "facet" ? 5 : game == "truth" ? 3 : 4;
 }
@@ -175,6 +238,8 @@ int bench_command(const BenchArgs& args, std::ostream& out) {
     json& entry = report.back();
     if (multi_move_turns(*g)) entry["turns"] = turn_rates(kind, options, *g, args.seconds);
     if (kind.name == "truth") entry["lookahead"] = bench_truth_lookahead(args.seconds, g->num_players());
+    entry["search"] = search_fingerprint(kind, options);
+    entry["time_budget"] = time_budget_kept(kind, options);
     if (!args.json) {
       char line[256];
       std::snprintf(line, sizeof line,
@@ -184,6 +249,14 @@ int bench_command(const BenchArgs& args, std::ostream& out) {
                     games ? static_cast<double>(plies) / static_cast<double>(games) : 0.0);
       out << line;
       if (!options.empty() || kind.variants.size() > 1) out << "         options " << used_options.dump() << '\n';
+      const json& fp = entry["search"];
+      std::snprintf(line, sizeof line,
+                    "         search fingerprint: %llu nodes (level 3, depth %d, 3 positions), moves %s; %.0f k nodes/s | "
+                    "level 3's %d ms: longest answer %d ms\n",
+                    static_cast<unsigned long long>(fp["nodes"].get<uint64_t>()), fp["depth"].get<int>(),
+                    fp["moves_hash"].get<std::string>().c_str(), fp["nodes_per_second"].get<double>() / 1e3,
+                    entry["time_budget"]["budget_ms"].get<int>(), entry["time_budget"]["longest_ms"].get<int>());
+      out << line;
       if (entry.contains("turns")) {
         const json& t = entry["turns"];
         std::snprintf(line, sizeof line,

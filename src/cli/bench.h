@@ -1,4 +1,5 @@
-// `tabula bench`: rules speed per game (perft nodes per second, random playouts per second).
+// `tabula bench`: rules speed per game (perft nodes per second, random playouts per second), the search's
+// fingerprint (nodes to a fixed depth from fixed positions) and speed, and how closely a time budget is kept.
 #pragma once
 
 #include "core/json.h"

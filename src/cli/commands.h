@@ -7,6 +7,7 @@
 #include <iosfwd>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace tabula {
 
@@ -27,6 +28,26 @@ struct SelfplayArgs {
 };
 // Prints a line per game on stderr (unless quiet) and the result on stdout; 0, or 1 on a bad argument.
 int selfplay_command(const SelfplayArgs& args);
+
+// `tabula arena`: matches between AI configurations on several threads, as a Markdown table (cli/arena.cpp).
+struct ArenaArgs {
+  std::string game = "tigadi";
+  json options = json::object();
+  std::vector<std::string> engines;       // NAME=SPEC, in order (a ladder climbs them)
+  std::string schedule = "round-robin";   // round-robin, gauntlet (the first against each other) or ladder
+  int games = 100;                        // a pairing's games (pairs of the same start, colours swapped)
+  uint64_t seed = 1;
+  int max_plies = 1000;
+  std::string setup = "ai";               // games with a setup phase: "ai", "random" or a named arrangement
+  int threads = 2;
+  std::string config;                     // a JSON file of sections (docs/strength.md's), instead of the above
+  std::string out;                        // where the Markdown goes (default: standard output)
+  double scale = 1.0;                     // with config: every section's games times this
+  std::string commit, machine, invocation;  // with config: said in the generated document
+  bool quiet = false;
+};
+// Prints a line per game on stderr (unless quiet) and the tables; 0, or 1 on a bad argument or failure.
+int arena_command(const ArenaArgs& args);
 
 // `tabula record --text` (a record's JSON in, its text out) or `--json` (a text record in, its JSON out):
 // 0, or 1 with the reason on `err` when the input is refused.

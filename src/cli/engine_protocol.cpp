@@ -83,6 +83,7 @@ json EngineProtocol::dispatch(const json& request) {
       fresh.emplace(Session::create(game, options ? *options : json::object()));
     }
     session_ = std::move(fresh);
+    memory_.forget();  // another game: what the AI learnt of the last one is no use
     return json{{"state", session_->state()}};
   }
   if (cmd == "quit") {
@@ -152,7 +153,7 @@ json EngineProtocol::dispatch(const json& request) {
     }
     if (s.over()) fail(ErrorKind::conflict, "the game is over");
     if (s.game().phase() != Phase::play) fail(ErrorKind::conflict, "no move is legal until every army is set up");
-    ai::Choice c = ai::choose_move(s.game(), limits);
+    ai::Choice c = ai::choose_move(s.game(), limits, nullptr, &memory_);
     return json{{"move", c.move}, {"info", c.info}};
   }
   fail(ErrorKind::bad_request, "unknown command \"" + cmd + "\"");

@@ -1,6 +1,7 @@
 // `tabula engine`: shared/spec/engine-protocol.md, JSON lines on standard input and output.
 #pragma once
 
+#include "ai/ai.h"
 #include "core/session.h"
 
 #include <cstdint>
@@ -37,6 +38,7 @@ class EngineProtocol {
   Session& session();
 
   std::optional<Session> session_;
+  ai::Memory memory_;  // the AI's table between `ai` requests on a time budget; forgotten by `new`
   bool quit_ = false;
   uint64_t perft_expansions_ = kMaxPerftExpansions;
 };

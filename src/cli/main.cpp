@@ -1,4 +1,4 @@
-// tabula: serve, engine, perft, bench, selfplay, record.
+// tabula: serve, engine, perft, bench, selfplay, arena, record.
 #include "cli/bench.h"
 #include "cli/commands.h"
 #include "cli/engine_protocol.h"
@@ -130,6 +130,27 @@ int main(int argc, char** argv) {
   selfplay_cmd->add_option("--max-plies", selfplay.max_plies, "Adjudicate a draw after")->capture_default_str();
   selfplay_cmd->add_flag("--quiet", selfplay.quiet);
 
+  tabula::ArenaArgs arena;
+  std::string arena_options = "{}";
+  auto* arena_cmd = app.add_subcommand("arena", "Play AI configurations against each other on every core (docs/strength.md)");
+  arena_cmd->add_option("--game", arena.game)->capture_default_str();
+  arena_cmd->add_option("--options", arena_options, "Game options as JSON")->capture_default_str();
+  arena_cmd->add_option("--engine", arena.engines,
+                        "NAME=level=N[,nodes=N|ms=N][,depth=N][,cmd=PROGRAM]; repeat for each contestant");
+  arena_cmd->add_option("--schedule", arena.schedule, "round-robin, gauntlet or ladder")->capture_default_str();
+  arena_cmd->add_option("--games", arena.games, "Games a pairing (pairs of one start, colours swapped)")->capture_default_str();
+  arena_cmd->add_option("--seed", arena.seed)->capture_default_str();
+  arena_cmd->add_option("--max-plies", arena.max_plies, "Adjudicate a draw after")->capture_default_str();
+  arena_cmd->add_option("--setup", arena.setup, "Setups: ai, random or a named arrangement")->capture_default_str();
+  arena_cmd->add_option("--threads", arena.threads, "Games played at once")->capture_default_str()->check(CLI::Range(1, 64));
+  arena_cmd->add_option("--config", arena.config, "A JSON file of sections (scripts/strength.json) instead of one match");
+  arena_cmd->add_option("--out", arena.out, "Write the Markdown here");
+  arena_cmd->add_option("--scale", arena.scale, "With --config: every section's games times this")->capture_default_str();
+  arena_cmd->add_option("--commit", arena.commit, "With --config: the commit, said in the document");
+  arena_cmd->add_option("--machine", arena.machine, "With --config: the machine, said in the document");
+  arena_cmd->add_option("--invocation", arena.invocation, "With --config: the command that made it");
+  arena_cmd->add_flag("--quiet", arena.quiet);
+
   auto* record_cmd = app.add_subcommand("record", "Convert a game record: JSON to text (--text) or text to JSON (--json), stdin to stdout");
   bool record_text = false, record_json = false;
   auto* record_text_flag = record_cmd->add_flag("--text", record_text, "Read a record's JSON, print its text");
@@ -152,6 +173,19 @@ int main(int argc, char** argv) {
       return 2;
     }
     return tabula::record_command(record_text, std::cin, std::cout, std::cerr);
+  }
+  if (arena_cmd->parsed()) {
+    if (arena.config.empty() && arena.engines.size() < 2) {
+      std::fprintf(stderr, "arena: give at least two --engine NAME=SPEC, or --config FILE\n");
+      return 1;
+    }
+    arena.options = tabula::json::parse(arena_options, nullptr, false);
+    if (arena.options.is_discarded() || !arena.options.is_object()) {
+      std::fprintf(stderr, "arena: --options must be a JSON object\n");
+      return 1;
+    }
+    if (arena.invocation.empty()) arena.invocation = "tabula arena --config " + arena.config;
+    return tabula::arena_command(arena);
   }
   if (selfplay_cmd->parsed()) {
     selfplay.options = tabula::json::parse(selfplay_options, nullptr, false);

@@ -1,5 +1,5 @@
 // The AI playing FACET: it sees a regicide, guards its own Monarch, and beats random play in every mode with
-// a fixed seed and a node budget (the 200-game matches at level 3's own time budget are in docs/strength.md).
+// a fixed seed and a node budget (the 200-game matches at level 3's own time budget are in docs/strength-history.md).
 // The fog AI's worlds are tested in fog_test.cpp.
 #include "ai/ai.h"
 #include "ai/match.h"

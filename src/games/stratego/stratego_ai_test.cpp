@@ -1,6 +1,6 @@
 // Stratego's AI: the worlds it searches hold only what its seat knows, the move it picks depends on nothing
 // else, it uses what battles and moves revealed, and it beats random play (a fixed-seed, node-budget match;
-// the 200-game measurement with level 3's real time budget is in docs/strength.md).
+// the 200-game measurement with level 3's real time budget is in docs/strength-history.md).
 #include "ai/ai.h"
 #include "ai/match.h"
 #include "core/session.h"

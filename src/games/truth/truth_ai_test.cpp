@@ -2,7 +2,7 @@
 // free burn of the enemy icon, does not leave its own icon to a one-action burn, and answers a stalemate
 // agreement from its evaluation; the cheap tactical tests the evaluation relies on agree with the rules on
 // random games; and level 3 beats random play in a short fixed-seed match. The 100-game matches are in
-// docs/strength.md.
+// docs/strength-history.md.
 #include "ai/ai.h"
 #include "ai/match.h"
 #include "core/session.h"
