@@ -162,10 +162,12 @@ class Facet final : public Game {
     Stones seen{};        // the enemy stone last seen on each square (kEmpty: none)
     Terrain terrain{};    // each square's tile as last seen
     // For the AI's worlds only (never shown): the ply each square was last in sight, and where an enemy stone
-    // was seen leaving a square for one out of sight (the stone, and the ply it left; kEmpty: none).
+    // was seen leaving a square for one out of sight (the stone, the ply it left and the tile it left, as seen
+    // before the move: under decay the square shows the decayed tile after it; kEmpty: none).
     std::array<uint16_t, kSquares> seen_ply{};
     Stones departed{};
     std::array<uint16_t, kSquares> departed_ply{};
+    Terrain departed_tile{};
   };
 
   // Calls f(to, capture) for every destination of the stone on `from` on `board` (the true board, or a

@@ -83,6 +83,7 @@ void Facet::see_after_ply(Player mover, int from, int to, bool took) {
   if (contains(victim_before, from) && !contains(sight, to)) {
     v.departed[static_cast<size_t>(from)] = board_[static_cast<size_t>(to)];
     v.departed_ply[static_cast<size_t>(from)] = static_cast<uint16_t>(ply_);
+    v.departed_tile[static_cast<size_t>(from)] = v.terrain[static_cast<size_t>(from)];  // not yet looked again
   }
   look(victim, sight);
 }
@@ -277,7 +278,7 @@ std::unique_ptr<Game> Facet::sample_world(Player viewer, Rng& rng) const {
     Stones reach{};
     const uint8_t was = world->board_[static_cast<size_t>(from)];
     world->board_[static_cast<size_t>(from)] = s;
-    const int tile = is_monarch(s) ? static_cast<int>(kField) : view.terrain[static_cast<size_t>(from)];
+    const int tile = is_monarch(s) ? static_cast<int>(kField) : view.departed_tile[static_cast<size_t>(from)];
     world->for_each_tile_target(world->board_, from, tile, [&](int to, bool) {
       reach[static_cast<size_t>(to)] = 1;
       return false;
