@@ -7,7 +7,7 @@
 // Throne held, and more for a coronation count under way. Monarch safety: enemy agents within two squares of
 // the Monarch are a threat, own agents beside it a guard. Tempo: when the side to move attacks an enemy agent
 // that no enemy stone defends, one falls (quiescence sees the capture, but not a second threat behind it, nor
-// the tempo the opponent spends saving it): 40, without fog. Measured against the evaluation without it, with the other
+// the tempo the opponent spends saving it): 40. Measured against the evaluation without it, with the other
 // terms tried (docs/strength-history.md, FACET, issue 13).
 #include "games/facet/facet.h"
 
@@ -46,9 +46,7 @@ int Facet::evaluate() const {
     if (monarch[p] != kNoSquare && chebyshev(sq, monarch[p]) == 1) score[p] += kGuard;
   }
   const int me = to_move_;
-  // Not under fog: a world deals the unseen enemy stones by guesswork, and the term then sends the search after
-  // stones that are not there (decay and fog, 20 games: 13–1–6 against today's level 3 without it, 7–0–13 with).
-  for (int sq = 0; sq < kSquares && !options_.fog; ++sq) {
+  for (int sq = 0; sq < kSquares; ++sq) {
     const uint8_t s = stone_at(sq);
     if (s == kEmpty || owner_of(s) == me || is_monarch(s)) continue;
     if (attacked(sq, me) && !attacked(sq, 1 - me)) {
