@@ -1,6 +1,7 @@
 // FACET's rules: move generation by tile (and badge), captures, decay, momentum, the ends of the game and
 // draw offers. Notation and JSON are in notation.cpp, the layouts in layout.cpp.
 #include "games/facet/facet.h"
+#include "games/facet/targets.h"
 
 namespace tabula::facet {
 
@@ -86,62 +87,6 @@ void Facet::set_badge(int sq, int tile) {
 // ---------------------------------------------------------------------------------------------------------
 // Moves
 
-// The destinations a tile grants the stone on `from`: steps and leaps skip own stones, slides stop before
-// an own stone and on an enemy one (sliders are blocked by any stone; the Gate leaps over everything).
-template <class F>
-bool Facet::for_each_tile_target(const Stones& board, int from, int tile, F&& f) const {
-  const size_t s = static_cast<size_t>(from);
-  const int me = owner_of(board[s]);
-  auto visit = [&](int to) -> int {  // 0 empty (go on), 1 enemy (stop after), 2 own (stop before), 3 stopped
-    const uint8_t there = board[static_cast<size_t>(to)];
-    if (there != kEmpty && owner_of(there) == me) return 2;
-    if (f(to, there != kEmpty)) return 3;
-    return there != kEmpty ? 1 : 0;
-  };
-  switch (tile) {
-    case kField:
-      for (int i = 0; i < kGeometry.king_count[s]; ++i)
-        if (visit(kGeometry.king[s][static_cast<size_t>(i)]) == 3) return true;
-      return false;
-    case kGate:
-      for (int i = 0; i < kGeometry.knight_count[s]; ++i)
-        if (visit(kGeometry.knight[s][static_cast<size_t>(i)]) == 3) return true;
-      return false;
-    default: {
-      const int first = tile == kSpire ? 4 : 0, last = tile == kTower ? 4 : 8;
-      for (int d = first; d < last; ++d) {
-        const auto& ray = kGeometry.rays[s][static_cast<size_t>(d)];
-        for (int i = 0; i < kGeometry.ray_len[s][static_cast<size_t>(d)]; ++i) {
-          const int v = visit(ray[static_cast<size_t>(i)]);
-          if (v == 3) return true;
-          if (v != 0) break;
-        }
-      }
-      return false;
-    }
-  }
-}
-
-template <class F>
-bool Facet::for_each_target(const Stones& board, int from, F&& f) const {
-  const uint8_t s = board[static_cast<size_t>(from)];
-  if (is_monarch(s)) return for_each_tile_target(board, from, kField, f);  // the Monarch ignores terrain
-  const int tile = terrain_[static_cast<size_t>(from)];
-  const int badge = badge_[static_cast<size_t>(from)];
-  if (badge == kField || badge == tile) return for_each_tile_target(board, from, tile, f);
-  // Momentum: the union of the tile's move and the badge's, each destination once.
-  uint64_t seen[2] = {0, 0};
-  auto mark = [&](int to) {
-    const uint64_t bit = uint64_t{1} << (to & 63);
-    uint64_t& w = seen[to >> 6];
-    const bool fresh = (w & bit) == 0;
-    w |= bit;
-    return fresh;
-  };
-  if (for_each_tile_target(board, from, tile, [&](int to, bool capture) { return mark(to) && f(to, capture); })) return true;
-  return for_each_tile_target(board, from, badge, [&](int to, bool capture) { return mark(to) && f(to, capture); });
-}
-
 // Under fog a player moves on the board as it sees it: unseen squares (ghosts too) count as empty.
 const Stones& Facet::board_for(Player p, Stones& scratch) const {
   if (!options_.fog) return board_;
@@ -201,6 +146,121 @@ void Facet::legal_moves(MoveList& out) const {
       return false;
     });
   }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The search's hooks (docs/ai.md)
+
+void Facet::legal_captures(MoveList& out) const {
+  out.clear();
+  if (phase_ != Phase::play) return;
+  Stones scratch;
+  const Stones& board = board_for(to_move_, scratch);
+  for (int sq = 0; sq < kSquares; ++sq) {
+    const uint8_t s = board[static_cast<size_t>(sq)];
+    if (s == kEmpty || owner_of(s) != to_move_) continue;
+    for_each_target(board, sq, [&](int to, bool capture) {
+      // Under fog a move of the view may take a stone the mover cannot see (is_capture).
+      if (options_.fog ? board_[static_cast<size_t>(stopped_square(sq, to))] != kEmpty : capture)
+        out.push(FacetMove::make(sq, to, capture));
+      return false;
+    });
+  }
+}
+
+namespace {
+// How much a stone's tile is worth keeping for ordering: Field 0, Gate 1, Spire 2, Tower 3, Throne 4.
+constexpr int kTileRank[kTiles] = {0, 3, 2, 1, 4};  // F T S G C
+}  // namespace
+
+int Facet::order_hint(Move m) const {
+  const int from = FacetMove::from(m);
+  const int to = options_.fog ? stopped_square(from, FacetMove::to(m)) : FacetMove::to(m);
+  const uint8_t victim = board_[static_cast<size_t>(to)];
+  if (victim == kEmpty) return 0;
+  if (is_monarch(victim)) return 1 << 20;  // the game
+  const uint8_t attacker = board_[static_cast<size_t>(from)];
+  // The most valuable victim first: a stone on a Throne, then by its tile's move.
+  const int victim_value = 64 * (1 + kTileRank[terrain_[static_cast<size_t>(to)]]);
+  if (is_monarch(attacker)) {
+    // The Monarch taking a defended stone is taken back: the game is lost.
+    if (attacked(to, 1 - owner_of(attacker), from)) return -victim_value;
+    return victim_value + 1;
+  }
+  // The least valuable attacker first: the one leaving the poorest tile.
+  return victim_value + 16 - kTileRank[terrain_[static_cast<size_t>(from)]];
+}
+
+int Facet::monarch_square(Player p) const {
+  const uint8_t m = stone(p, true);
+  for (int sq = 0; sq < kSquares; ++sq)
+    if (board_[static_cast<size_t>(sq)] == m) return sq;
+  return kNoSquare;
+}
+
+bool Facet::attacked(int sq, Player by, int vacated) const {
+  const size_t s = static_cast<size_t>(sq);
+  auto stone_of_by = [&](int at) -> uint8_t {
+    if (at == vacated) return kEmpty;
+    const uint8_t x = board_[static_cast<size_t>(at)];
+    return x != kEmpty && owner_of(x) == by ? x : kEmpty;
+  };
+  // Whether the agent on `at` moves as `tile` does, by its tile or its momentum badge.
+  auto grants = [&](int at, int tile) {
+    return terrain_[static_cast<size_t>(at)] == tile || (tile != kField && badge_[static_cast<size_t>(at)] == tile);
+  };
+  for (int i = 0; i < kGeometry.king_count[s]; ++i) {
+    const int at = kGeometry.king[s][static_cast<size_t>(i)];
+    const uint8_t x = stone_of_by(at);
+    if (x != kEmpty && (is_monarch(x) || grants(at, kField))) return true;
+  }
+  for (int i = 0; i < kGeometry.knight_count[s]; ++i) {
+    const int at = kGeometry.knight[s][static_cast<size_t>(i)];
+    const uint8_t x = stone_of_by(at);
+    if (x != kEmpty && !is_monarch(x) && grants(at, kGate)) return true;
+  }
+  for (int d = 0; d < kDirections; ++d) {
+    const auto& ray = kGeometry.rays[s][static_cast<size_t>(d)];
+    const int slider = d < 4 ? kTower : kSpire;
+    for (int i = 0; i < kGeometry.ray_len[s][static_cast<size_t>(d)]; ++i) {
+      const int at = ray[static_cast<size_t>(i)];
+      if (at == vacated || board_[static_cast<size_t>(at)] == kEmpty) continue;
+      const uint8_t x = stone_of_by(at);
+      if (x != kEmpty && !is_monarch(x) && (grants(at, slider) || grants(at, kThrone))) return true;
+      break;  // the first stone on the ray blocks it
+    }
+  }
+  return false;
+}
+
+bool Facet::null_move_allowed() const {
+  if (phase_ != Phase::play || coronation_.player >= 0) return false;
+  if (agents_[to_move_] < kNullMoveMinAgents) return false;
+  const int m = monarch_square(to_move_);
+  return m != kNoSquare && !attacked(m, 1 - to_move_);
+}
+
+namespace {
+constexpr uint32_t kNullMoveCode = 0xFFFFFFFFu;  // never a move's code (those use 15 bits)
+}  // namespace
+
+void Facet::apply_null() {
+  undo_.push_back(Undo{Move{kNullMoveCode}, 0, kEmpty, 0, badge_, coronation_, draw_offer_, end_, winner_, hash_});
+  if (options_.momentum)  // the mover's badges expire at the end of its turn, a pass too
+    for (int sq = 0; sq < kSquares; ++sq)
+      if (badge_[static_cast<size_t>(sq)] != kField && owner_of(board_[static_cast<size_t>(sq)]) == to_move_) set_badge(sq, kField);
+  ++ply_;
+  to_move_ = static_cast<uint8_t>(1 - to_move_);
+  hash_ ^= kKeys.black_to_move;
+}
+
+void Facet::undo_null() {
+  const Undo& u = undo_.back();
+  badge_ = u.badges;
+  hash_ = u.hash;
+  --ply_;
+  to_move_ = static_cast<uint8_t>(1 - to_move_);
+  undo_.pop_back();
 }
 
 void Facet::apply(Move m, EventLog* events) {

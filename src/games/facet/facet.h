@@ -85,6 +85,27 @@ class Facet final : public Game {
     return board_[static_cast<size_t>(stopped_square(FacetMove::from(m), FacetMove::to(m)))] != kEmpty;
   }
   std::string explain_illegal(std::string_view text) const override;
+  // The search's hooks (docs/ai.md, FACET's search hooks). The captures among the legal moves, generated
+  // without the quiet ones, in legal_moves' order (under fog: the moves of the mover's view that really take
+  // a stone on this board, as is_capture says).
+  void legal_captures(MoveList& out) const override;
+  // MVV-LVA: taking the Monarch first; then agents by the tile they stand on (a Throne stone first), each
+  // taken by the least valuable stone first (a Field stone before a Throne stone, the Monarch last). A capture
+  // by the Monarch of a stone the enemy defends is negative (it loses the game). Quiet moves 0.
+  int order_hint(Move m) const override;
+  // A pass as a test of strength (null-move pruning) is allowed only while the game is on, the mover's
+  // Monarch is not attacked, the mover has at least kNullMoveMinAgents agents (zugzwang) and no coronation
+  // count runs (a pass would change what the count means). Under momentum the pass ends the mover's turn, so
+  // its badges expire as after a move.
+  static constexpr int kNullMoveMinAgents = 4;
+  bool null_move_allowed() const override;
+  void apply_null() override;
+  void undo_null() override;
+  // Whether a stone of `by` could take on `sq` if `by` were to move now, on this board (under fog the true one:
+  // a slide stops on the first stone in its path whether the slider sees it or not), with `vacated` (if any)
+  // counted empty.
+  bool attacked(int sq, Player by, int vacated = kNoSquare) const;
+  int monarch_square(Player p) const;  // kNoSquare when p has none on the board
 
   // "draw" (offer), "accept", "decline" (rulings.md: one offer at a time).
   void offer(Player p, std::string_view what, EventLog* events) override;
@@ -140,6 +161,13 @@ class Facet final : public Game {
     SquareSet sight = 0;  // squares in sight at the end of the last ply
     Stones seen{};        // the enemy stone last seen on each square (kEmpty: none)
     Terrain terrain{};    // each square's tile as last seen
+    // For the AI's worlds only (never shown): the ply each square was last in sight, and where an enemy stone
+    // was seen leaving a square for one out of sight (the stone, the ply it left and the tile it left, as seen
+    // before the move: under decay the square shows the decayed tile after it; kEmpty: none).
+    std::array<uint16_t, kSquares> seen_ply{};
+    Stones departed{};
+    std::array<uint16_t, kSquares> departed_ply{};
+    Terrain departed_tile{};
   };
 
   // Calls f(to, capture) for every destination of the stone on `from` on `board` (the true board, or a

@@ -6,6 +6,7 @@
 // Hidden information is a security boundary: everything a player receives under fog is made here from
 // fog_[player] and the squares it sees, never from the rest of the board.
 #include "games/facet/facet.h"
+#include "games/facet/targets.h"
 
 #include <algorithm>
 
@@ -37,6 +38,7 @@ void Facet::look(Player p, SquareSet sight) {
     const uint8_t s = board_[static_cast<size_t>(sq)];
     v.seen[static_cast<size_t>(sq)] = s != kEmpty && owner_of(s) != p ? s : kEmpty;
     v.terrain[static_cast<size_t>(sq)] = terrain_[static_cast<size_t>(sq)];
+    v.seen_ply[static_cast<size_t>(sq)] = static_cast<uint16_t>(ply_);
   }
 }
 
@@ -74,6 +76,14 @@ void Facet::see_after_ply(Player mover, int from, int to, bool took) {
     // A player sees where it lost a stone, and where the taker came from if it saw that square before.
     sight |= square_bit(to);
     if (contains(victim_before, from)) sight |= square_bit(from);
+  }
+  // The victim saw a stone leave `from` and not arrive anywhere it sees: the stone is out of sight, one move
+  // from `from` (its move event showed `from` alone).
+  FogView& v = fog_[static_cast<size_t>(victim)];
+  if (contains(victim_before, from) && !contains(sight, to)) {
+    v.departed[static_cast<size_t>(from)] = board_[static_cast<size_t>(to)];
+    v.departed_ply[static_cast<size_t>(from)] = static_cast<uint16_t>(ply_);
+    v.departed_tile[static_cast<size_t>(from)] = v.terrain[static_cast<size_t>(from)];  // not yet looked again
   }
   look(victim, sight);
 }
@@ -179,6 +189,13 @@ int pick(const std::vector<int>& pool, Rng& rng, W&& weight) {
 
 }  // namespace
 
+namespace {
+// A departure older than this many plies says little of where the stone is now.
+constexpr int kDepartureMemory = 6;
+// A square out of sight this many plies or more counts as unknown as one never seen.
+constexpr int kSeenEmptyPlies = 8;
+}  // namespace
+
 std::unique_ptr<Game> Facet::sample_world(Player viewer, Rng& rng) const {
   if (!options_.fog || phase_ != Phase::play || viewer == kSpectator) return clone();
   const size_t me = static_cast<size_t>(viewer);
@@ -223,7 +240,9 @@ std::unique_ptr<Game> Facet::sample_world(Player viewer, Rng& rng) const {
   auto free_homeward = [&](int sq) -> uint64_t {
     if (world->board_[static_cast<size_t>(sq)] != kEmpty) return 0;
     const int d = std::abs(rank_of(sq) - home_rank);
-    return static_cast<uint64_t>(1) << (d < 8 ? 8 - d : 0);
+    // A square seen empty k plies ago holds a stone only if one came since: less likely the more recent.
+    const int since = std::min(ply_ - view.seen_ply[static_cast<size_t>(sq)], kSeenEmptyPlies);
+    return (static_cast<uint64_t>(1) << (d < 8 ? 8 - d : 0)) * static_cast<uint64_t>(1 + since);
   };
   auto place = [&](int ghost, uint8_t s) {
     int sq = kNoSquare;
@@ -244,8 +263,52 @@ std::unique_ptr<Game> Facet::sample_world(Player viewer, Rng& rng) const {
     if (is_monarch(g)) monarch_ghost = sq;
     else agent_ghosts.push_back(sq);
   }
+  // Stones seen leaving a square for one out of sight, lately: each is on an unseen square its tile there
+  // reached (as the viewer remembers the tile), most likely; the newest first.
+  std::vector<int> departures;
+  for (int sq = 0; sq < kSquares; ++sq) {
+    const size_t i = static_cast<size_t>(sq);
+    if (view.departed[i] != kEmpty && ply_ - view.departed_ply[i] <= kDepartureMemory) departures.push_back(sq);
+  }
+  std::sort(departures.begin(), departures.end(), [&](int a, int b) {
+    return view.departed_ply[static_cast<size_t>(a)] > view.departed_ply[static_cast<size_t>(b)];
+  });
+  auto place_departed = [&](int from, uint8_t s) {
+    // Where the tile on `from` leads on the world's board as dealt so far (an own stone blocks a slide).
+    Stones reach{};
+    const uint8_t was = world->board_[static_cast<size_t>(from)];
+    world->board_[static_cast<size_t>(from)] = s;
+    const int tile = is_monarch(s) ? static_cast<int>(kField) : view.departed_tile[static_cast<size_t>(from)];
+    world->for_each_tile_target(world->board_, from, tile, [&](int to, bool) {
+      reach[static_cast<size_t>(to)] = 1;
+      return false;
+    });
+    world->board_[static_cast<size_t>(from)] = was;
+    int sq = pick(unseen, rng, [&](int t) -> uint64_t {
+      return reach[static_cast<size_t>(t)] && world->board_[static_cast<size_t>(t)] == kEmpty ? 1 : 0;
+    });
+    if (sq == kNoSquare) sq = pick(unseen, rng, free_near(from, 3));
+    if (sq == kNoSquare) return place(kNoSquare, s);
+    world->board_[static_cast<size_t>(sq)] = s;
+    return true;
+  };
   for (size_t i = agent_ghosts.size(); i > 1; --i) std::swap(agent_ghosts[i - 1], agent_ghosts[rng.below(i)]);
-  if (monarch_hidden) place(monarch_ghost, stone(enemy, true));
+  if (monarch_hidden) {
+    if (monarch_ghost == kNoSquare) {
+      for (int sq : departures)
+        if (is_monarch(view.departed[static_cast<size_t>(sq)])) {
+          place_departed(sq, stone(enemy, true));
+          monarch_hidden = false;
+          break;
+        }
+    }
+    if (monarch_hidden) place(monarch_ghost, stone(enemy, true));
+  }
+  // A departure is fresher news than a ghost (which may be stale: its stone may have left unseen), so first.
+  for (int sq : departures) {
+    if (agents_hidden == 0) break;
+    if (!is_monarch(view.departed[static_cast<size_t>(sq)]) && place_departed(sq, stone(enemy, false))) --agents_hidden;
+  }
   for (int ghost : agent_ghosts) {
     if (agents_hidden == 0) break;
     if (place(ghost, stone(enemy, false))) --agents_hidden;

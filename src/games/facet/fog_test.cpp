@@ -397,6 +397,50 @@ TEST(FacetFogAI, TwoTrueGamesWithTheSameObservationHistoryGetTheSameMove) {
   EXPECT_GT(ca.info.at("nodes").get<uint64_t>(), 1000u);
 }
 
+// White saw Black's Tower stone leave e7 (in sight of its stone on e5) for a square it does not see: in every
+// world that stone stands on an unseen square a Tower on e7 reaches (a7, b7, h7, i7 or up the e-file, as far as
+// the world's Black Monarch lets it), not back home.
+// Under decay too, where e7 shows a Spire once the stone has left: the move was a Tower's.
+TEST(FacetFogAI, AStoneSeenLeavingForTheUnseenIsDealtWhereItsTileCouldHaveTakenIt) {
+  for (const json& options : {kFog, kDecayFog}) {
+    Session s = at({{"e5", "0A"}, {"a1", "0A"}, {"i1", "0A"}, {"e7", "1A"}}, {{"e7", "T"}}, 1, options);
+    s.play("e7-a7");
+    ASSERT_FALSE(sees(s, 0, "a7"));
+    const std::set<std::string> reach = {"a7", "b7", "h7", "i7", "e8", "e9"};
+    Rng rng(3);
+    for (int i = 0; i < 100; ++i) {
+      const json w = s.game().sample_world(0, rng)->state_json();
+      std::string agent;
+      for (auto it = w.at("board").begin(); it != w.at("board").end(); ++it)
+        if (*it == "1A") agent = it.key();
+      EXPECT_EQ(reach.count(agent), 1u) << "world " << i << ": Black's agent dealt on " << agent;
+      if (agent == "e9") {
+        EXPECT_NE(w.at("board").value("e8", ""), "1M") << "the Monarch on e8 would block the file";
+      }
+    }
+  }
+}
+
+// The same, but Black's stone went to a7 in one game and to h7 in the other: White saw only that it left e7,
+// so its memory, its worlds and its move are the same.
+TEST(FacetFogAI, WhereAStoneWentOutOfSightDoesNotReachTheSeatsWorlds) {
+  Session a = at({{"e5", "0A"}, {"a1", "0A"}, {"i1", "0A"}, {"e7", "1A"}, {"a9", "1A"}}, {{"e7", "T"}}, 1);
+  Session b = a.clone();
+  a.play("e7-a7");
+  b.play("e7-h7");
+  ASSERT_EQ(a.observation(0), b.observation(0));
+  ASSERT_EQ(a.events_for(0), b.events_for(0));
+  ai::Limits limits;
+  limits.level = 3;
+  limits.nodes = 20000;
+  limits.seed = 4;
+  ai::Choice ca = ai::choose_move(a.game(), limits), cb = ai::choose_move(b.game(), limits);
+  EXPECT_EQ(ca.move, cb.move);
+  ca.info.erase("ms");
+  cb.info.erase("ms");
+  EXPECT_EQ(ca.info, cb.info);
+}
+
 // --- Danger marks (Game::danger_for): not a rule, what the board points out to a player ------------------
 
 json monarch_marks(const Session& s, Player viewer) { return s.game().danger_for(viewer); }
