@@ -66,6 +66,17 @@ struct Searcher::Frame {
   int pv_len = 0;
 };
 
+// A selection sort's step: the best-ordered of moves i … n-1 is brought to i and returned. Most moves are never
+// reached after a cutoff, so sorting them all would be waste.
+Move Searcher::select_next(Frame& f, int i, int n) {
+  int pick = i;
+  for (int j = i + 1; j < n; ++j)
+    if (f.order[static_cast<size_t>(j)] > f.order[static_cast<size_t>(pick)]) pick = j;
+  std::swap(f.moves[i], f.moves[pick]);
+  std::swap(f.order[static_cast<size_t>(i)], f.order[static_cast<size_t>(pick)]);
+  return f.moves[i];
+}
+
 // The line through `m` is the new best: m followed by the child's line.
 void Searcher::extend_pv(Frame& f, Move m, const Frame& child) {
   f.pv[0] = m;
@@ -237,14 +248,7 @@ int Searcher::negamax(int depth, int alpha, int beta, int ply, bool null_allowed
   Move best_move = f.moves[0];
   const int n = f.moves.size();
   for (int i = 0; i < n; ++i) {
-    // Selection sort step: most moves are never reached after a cutoff, so sorting all is waste.
-    int pick = i;
-    for (int j = i + 1; j < n; ++j)
-      if (f.order[static_cast<size_t>(j)] > f.order[static_cast<size_t>(pick)]) pick = j;
-    std::swap(f.moves[i], f.moves[pick]);
-    std::swap(f.order[static_cast<size_t>(i)], f.order[static_cast<size_t>(pick)]);
-    const Move m = f.moves[i];
-
+    const Move m = select_next(f, i, n);
     game_->apply(m);
     ++nodes_;
     int score;
@@ -319,12 +323,7 @@ int Searcher::quiesce(int depth, int alpha, int beta, int ply) {
   const int n = f.moves.size();
   for (int i = 0; i < n; ++i) f.order[static_cast<size_t>(i)] = game_->order_hint(f.moves[i]);
   for (int i = 0; i < n; ++i) {
-    int pick = i;
-    for (int j = i + 1; j < n; ++j)
-      if (f.order[static_cast<size_t>(j)] > f.order[static_cast<size_t>(pick)]) pick = j;
-    std::swap(f.moves[i], f.moves[pick]);
-    std::swap(f.order[static_cast<size_t>(i)], f.order[static_cast<size_t>(pick)]);
-    const Move m = f.moves[i];
+    const Move m = select_next(f, i, n);
     game_->apply(m);
     ++nodes_;
     const int score = child_value(me, depth - 1, alpha, beta, ply + 1);

@@ -110,6 +110,7 @@ class Searcher {
 
   int negamax(int depth, int alpha, int beta, int ply, bool null_allowed = true);
   static void extend_pv(Frame& f, Move m, const Frame& child);
+  static Move select_next(Frame& f, int i, int n);
   int quiesce(int depth, int alpha, int beta, int ply);
   int child_value(Player mover, int depth, int alpha, int beta, int ply);
   // The static value of the current position for the side to move.

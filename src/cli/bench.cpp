@@ -120,6 +120,18 @@ std::pair<uint64_t, uint64_t> random_playouts(const GameKind& kind, const json& 
   return {games, plies};
 }
 
+// A game ready for its first move (seeded setups) and `plies` seeded random moves on, all drawn from `seed`.
+std::unique_ptr<Game> seeded_position(const GameKind& kind, const json& options, uint64_t seed, int plies) {
+  Rng rng(seed);
+  std::unique_ptr<Game> g = ready_game(kind, options, rng);
+  for (int i = 0; i < plies && g->phase() == Phase::play; ++i) {
+    MoveList moves;
+    g->legal_moves(moves);
+    g->apply(moves[static_cast<int>(rng.below(static_cast<uint64_t>(moves.size())))]);
+  }
+  return g;
+}
+
 // The search's fingerprint: the nodes a level-3 search to a fixed depth visits from fixed positions (the start
 // and two seeded random continuations), as Stockfish's bench reports. A change meant to leave the search's
 // decisions alone (a faster move generator, a refactoring) must leave this count as it was; its nodes a second
@@ -137,13 +149,7 @@ json search_fingerprint(const GameKind& kind, const json& options) {
   double seconds = 0;
   int depth = 0;
   for (int plies : {0, 8, 16}) {
-    Rng rng(2024 + static_cast<uint64_t>(plies));
-    std::unique_ptr<Game> g = ready_game(kind, options, rng);
-    for (int i = 0; i < plies && g->phase() == Phase::play; ++i) {
-      MoveList moves;
-      g->legal_moves(moves);
-      g->apply(moves[static_cast<int>(rng.below(static_cast<uint64_t>(moves.size())))]);
-    }
+    std::unique_ptr<Game> g = seeded_position(kind, options, 2024 + static_cast<uint64_t>(plies), plies);
     if (g->phase() != Phase::play) continue;
     ai::Limits limits = ai::default_limits(3);
     depth = fingerprint_depth(kind.name, g->num_players());
@@ -169,13 +175,7 @@ json time_budget_kept(const GameKind& kind, const json& options) {
   const ai::Limits limits = ai::default_limits(3);
   int longest = 0;
   for (int plies : {0, 10, 20}) {
-    Rng rng(99 + static_cast<uint64_t>(plies));
-    std::unique_ptr<Game> g = ready_game(kind, options, rng);
-    for (int i = 0; i < plies && g->phase() == Phase::play; ++i) {
-      MoveList moves;
-      g->legal_moves(moves);
-      g->apply(moves[static_cast<int>(rng.below(static_cast<uint64_t>(moves.size())))]);
-    }
+    std::unique_ptr<Game> g = seeded_position(kind, options, 99 + static_cast<uint64_t>(plies), plies);
     if (g->phase() != Phase::play) continue;
     longest = std::max(longest, ai::choose_move(*g, limits).info["ms"].get<int>());
   }

@@ -133,7 +133,10 @@ bool Facet::has_legal_move(Player p) const {
   return false;
 }
 
-void Facet::legal_moves(MoveList& out) const {
+// The moves of the player to move on its own board (the view under fog) that `keep(from, to, capture)` keeps,
+// in square order.
+template <class Keep>
+void Facet::generate_moves(MoveList& out, Keep&& keep) const {
   out.clear();
   if (phase_ != Phase::play) return;
   Stones scratch;
@@ -142,30 +145,24 @@ void Facet::legal_moves(MoveList& out) const {
     const uint8_t s = board[static_cast<size_t>(sq)];
     if (s == kEmpty || owner_of(s) != to_move_) continue;
     for_each_target(board, sq, [&](int to, bool capture) {
-      out.push(FacetMove::make(sq, to, capture));
+      if (keep(sq, to, capture)) out.push(FacetMove::make(sq, to, capture));
       return false;
     });
   }
+}
+
+void Facet::legal_moves(MoveList& out) const {
+  generate_moves(out, [](int, int, bool) { return true; });
 }
 
 // ---------------------------------------------------------------------------------------------------------
 // The search's hooks (docs/ai.md)
 
 void Facet::legal_captures(MoveList& out) const {
-  out.clear();
-  if (phase_ != Phase::play) return;
-  Stones scratch;
-  const Stones& board = board_for(to_move_, scratch);
-  for (int sq = 0; sq < kSquares; ++sq) {
-    const uint8_t s = board[static_cast<size_t>(sq)];
-    if (s == kEmpty || owner_of(s) != to_move_) continue;
-    for_each_target(board, sq, [&](int to, bool capture) {
-      // Under fog a move of the view may take a stone the mover cannot see (is_capture).
-      if (options_.fog ? board_[static_cast<size_t>(stopped_square(sq, to))] != kEmpty : capture)
-        out.push(FacetMove::make(sq, to, capture));
-      return false;
-    });
-  }
+  generate_moves(out, [&](int from, int to, bool capture) {
+    // Under fog a move of the view may take a stone the mover cannot see (is_capture).
+    return options_.fog ? board_[static_cast<size_t>(stopped_square(from, to))] != kEmpty : capture;
+  });
 }
 
 namespace {

@@ -174,6 +174,8 @@ class Facet final : public Game {
   // player's view of it under fog); stops when f returns true.
   template <class F>
   bool for_each_target(const Stones& board, int from, F&& f) const;
+  template <class Keep>
+  void generate_moves(MoveList& out, Keep&& keep) const;  // legal_moves and legal_captures
   template <class F>
   bool for_each_tile_target(const Stones& board, int from, int tile, F&& f) const;
   bool has_legal_move(Player p) const;
