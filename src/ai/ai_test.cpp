@@ -563,6 +563,20 @@ TEST(Match, PairedGamesBetweenEqualSidesAreOneGameMirrored) {
     EXPECT_EQ(first.a_wins, second.b_wins) << "pair " << pair;
     EXPECT_EQ(first.a_nodes, second.b_nodes) << "pair " << pair;
   }
+  // With an opening, each pair starts from its own random moves, the same in both of its games: the pairs
+  // differ from each other, and equal sides still play each pair's game twice, mirrored.
+  config.opening_plies = 4;
+  std::set<long long> lengths;
+  for (int pair = 0; pair < 3; ++pair) {
+    const MatchResult first = play_game(config, 2 * pair, a, b);
+    const MatchResult second = play_game(config, 2 * pair + 1, a, b);
+    EXPECT_EQ(first.plies, second.plies) << "opening, pair " << pair;
+    EXPECT_EQ(first.a_wins, second.b_wins) << "opening, pair " << pair;
+    EXPECT_EQ(first.a_moves + first.b_moves + 4, first.plies) << "the opening's moves are no side's";
+    lengths.insert(first.plies * 1000 + static_cast<long long>(first.a_nodes % 1000));
+  }
+  EXPECT_GT(lengths.size(), 1u) << "every pair played the same game";
+  config.opening_plies = 0;
   // Unpaired, the second game of a pair draws its own seeds (the match of selfplay).
   config.paired = false;
   const MatchResult g0 = play_game(config, 0, a, b), g1 = play_game(config, 1, a, b);

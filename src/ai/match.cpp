@@ -112,6 +112,14 @@ MatchResult play_game(const MatchConfig& config, int g, Mover& a, Mover& b) {
   b.start(config.game, config.options, placements);
 
   int plies = 0;
+  Rng opening_rng((config.seed + static_cast<uint64_t>(config.paired ? g & ~1 : g)) ^ 0x6f70656e696e6773ULL);
+  for (; plies < config.opening_plies && !s.over(); ++plies) {
+    const std::vector<std::string> legal = s.legal();
+    const std::string& move = legal[opening_rng.below(legal.size())];
+    s.play(move);
+    a.moved(move);
+    b.moved(move);
+  }
   while (!s.over()) {
     if (plies >= config.max_plies) {
       s.adjudicate(Result{{}, "ply-limit"});

@@ -31,6 +31,10 @@ struct MatchConfig {
   // each pair plays one start with the colours both ways and the start's luck cancels. Off: every game draws
   // its own (selfplay's games as they have always been).
   bool paired = false;
+  // An opening: this many random legal moves (from the game's seed, the pair's when paired) played before the
+  // sides take over, told to both as moves. Where the sides' own first moves would make every start alike
+  // (Tigadi from the empty board, where the first player then wins), it gives each pair a start of its own.
+  int opening_plies = 0;
 };
 
 // One side of a match: chooses the moves of the seats it holds. An AI level in this process, or another

@@ -188,7 +188,7 @@ struct Section {
   std::string heading, text, game, schedule_kind = "round-robin", setup = "random";
   json options = json::object();
   std::vector<Contestant> contestants;
-  int games = 100, max_plies = 1000;
+  int games = 100, max_plies = 1000, opening_plies = 0;
   uint64_t seed = 1;
 };
 
@@ -222,6 +222,7 @@ std::vector<ai::MatchResult> play_section(const Section& sec, int threads, bool 
       config.seed = sec.seed;
       config.max_plies = sec.max_plies;
       config.setup = sec.setup;
+      config.opening_plies = sec.opening_plies;
       config.paired = true;
       per_task[t] = ai::play_game(config, tasks[t].game, *movers[pr.a], *movers[pr.b]);
       std::lock_guard<std::mutex> lock(report);
@@ -296,6 +297,7 @@ std::string section_command(const Section& sec, int threads) {
   for (const Contestant& c : sec.contestants) cmd += " --engine '" + c.name + "=" + c.spec + "'";
   cmd += " --schedule " + sec.schedule_kind + " --games " + std::to_string(sec.games) + " --seed " +
          std::to_string(sec.seed) + " --max-plies " + std::to_string(sec.max_plies) + " --setup " + sec.setup +
+         (sec.opening_plies ? " --opening-plies " + std::to_string(sec.opening_plies) : std::string()) +
          " --threads " + std::to_string(threads);
   return cmd;
 }
@@ -312,6 +314,7 @@ Section section_from_json(const json& j, const ArenaArgs& defaults) {
   sec.games = std::max(2, sec.games + (sec.games % 2));  // whole pairs
   sec.seed = j.value("seed", uint64_t{1});
   sec.max_plies = j.value("max_plies", 1000);
+  sec.opening_plies = j.value("opening_plies", 0);
   for (const json& e : j.at("engines")) sec.contestants.push_back(parse_contestant(e.get<std::string>()));
   return sec;
 }
@@ -344,6 +347,7 @@ int arena_command(const ArenaArgs& args) {
       sec.games = args.games;
       sec.seed = args.seed;
       sec.max_plies = args.max_plies;
+      sec.opening_plies = args.opening_plies;
       for (const std::string& e : args.engines) sec.contestants.push_back(parse_contestant(e));
       if (sec.games < 1 || sec.max_plies < 1) throw std::invalid_argument("--games and --max-plies must be at least 1");
       sections.push_back(sec);

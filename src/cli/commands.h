@@ -39,6 +39,7 @@ struct ArenaArgs {
   uint64_t seed = 1;
   int max_plies = 1000;
   std::string setup = "ai";               // games with a setup phase: "ai", "random" or a named arrangement
+  int opening_plies = 0;                  // random moves (the pair's) before the contestants take over
   int threads = 2;
   std::string config;                     // a JSON file of sections (docs/strength.md's), instead of the above
   std::string out;                        // where the Markdown goes (default: standard output)

@@ -142,6 +142,9 @@ int main(int argc, char** argv) {
   arena_cmd->add_option("--seed", arena.seed)->capture_default_str();
   arena_cmd->add_option("--max-plies", arena.max_plies, "Adjudicate a draw after")->capture_default_str();
   arena_cmd->add_option("--setup", arena.setup, "Setups: ai, random or a named arrangement")->capture_default_str();
+  arena_cmd->add_option("--opening-plies", arena.opening_plies, "Random moves (the same for both games of a pair) before the contestants play")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 100));
   arena_cmd->add_option("--threads", arena.threads, "Games played at once")->capture_default_str()->check(CLI::Range(1, 64));
   arena_cmd->add_option("--config", arena.config, "A JSON file of sections (scripts/strength.json) instead of one match");
   arena_cmd->add_option("--out", arena.out, "Write the Markdown here");

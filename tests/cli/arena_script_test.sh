@@ -12,10 +12,11 @@ rows() { grep '^| [^a-]' "$1" | grep -v '^| ---' | cut -d'|' -f2-9; }  # the res
 
 # Tigadi and Stratego (hidden identities, setups sent to the program): the program as "ext", the same
 # configuration in this process as "here", both against level 2.
+# Tigadi's pairs start from four random placements, which the program is told as moves.
 for game in tigadi stratego; do
-  nodes=3000; games=6; [ $game = stratego ] && { nodes=800; games=2; }
+  nodes=3000; games=6; opening=4; [ $game = stratego ] && { nodes=800; games=2; opening=0; }
   timeout 600 "$bin" arena --game $game --engine L2=level=2 --engine "here=level=3,nodes=$nodes" \
-    --engine "ext=level=3,nodes=$nodes,cmd=$bin" --games $games --threads 2 --quiet >"$tmp/$game.md" ||
+    --engine "ext=level=3,nodes=$nodes,cmd=$bin" --games $games --opening-plies $opening --threads 2 --quiet >"$tmp/$game.md" ||
     fail "$game arena exit status $?"
   here=$(grep '^| here | L2 |' "$tmp/$game.md" | cut -d'|' -f4-9)
   ext=$(grep '^| ext | L2 |' "$tmp/$game.md" | cut -d'|' -f4-9)
@@ -28,7 +29,7 @@ done
 
 # The same table on one thread as on two.
 timeout 600 "$bin" arena --game tigadi --engine L2=level=2 --engine "here=level=3,nodes=3000" \
-  --engine "ext=level=3,nodes=3000,cmd=$bin" --games 6 --threads 1 --quiet >"$tmp/one.md" || fail "one thread: $?"
+  --engine "ext=level=3,nodes=3000,cmd=$bin" --games 6 --opening-plies 4 --threads 1 --quiet >"$tmp/one.md" || fail "one thread: $?"
 [ "$(rows "$tmp/one.md")" = "$(rows "$tmp/tigadi.md")" ] || fail "one thread differs: $(rows "$tmp/one.md")"
 
 # A program that is not an engine loses every game it should have moved in, and the arena goes on.
