@@ -740,10 +740,15 @@ void GameService::schedule_ai_move(Live& g) {
   std::shared_ptr<const Game> snapshot(game.clone());
   ai::Limits limits = limits_for(seat.level.value_or(3));
   std::string id = g.id;
+  std::shared_ptr<AiMemory> memory = ai_memory(g.id, p);
   // A game with a person in it is served first; AI-only games wait and yield (ai_workers.h).
   const auto lane = has_human(g) ? AiWorkers::Lane::interactive : AiWorkers::Lane::background;
   scheduler_(
-      lane, [snapshot, limits](const std::atomic<bool>& stop) { return ai::choose_move(*snapshot, limits, &stop); },
+      lane,
+      [snapshot, limits, memory](const std::atomic<bool>& stop) {
+        std::unique_lock<std::mutex> mine(memory->in_use, std::try_to_lock);
+        return ai::choose_move(*snapshot, limits, &stop, mine.owns_lock() ? &memory->memory : nullptr);
+      },
       [this, id, version, p](ai::Choice choice) {
         auto it = games_.find(id);
         if (it == games_.end()) return;
@@ -768,6 +773,18 @@ void GameService::schedule_ai_move(Live& g) {
         }
         advance(live);
       });
+}
+
+std::shared_ptr<GameService::AiMemory> GameService::ai_memory(const std::string& game, Player seat) {
+  const std::string key = game + "/" + std::to_string(seat);
+  auto it = std::find_if(ai_memories_.begin(), ai_memories_.end(), [&](const auto& e) { return e.first == key; });
+  if (it != ai_memories_.end()) {
+    ai_memories_.splice(ai_memories_.begin(), ai_memories_, it);
+  } else {
+    ai_memories_.emplace_front(key, std::make_shared<AiMemory>());
+    while (ai_memories_.size() > std::max<size_t>(config_.ai_memories, 1)) ai_memories_.pop_back();
+  }
+  return ai_memories_.front().second;
 }
 
 void GameService::schedule_ai_offer_answers(Live& g, Player offerer, const std::string& what) {

@@ -14,7 +14,9 @@
 
 #include <cstdint>
 #include <functional>
+#include <list>
 #include <map>
+#include <mutex>
 #include <memory>
 #include <optional>
 #include <string>
@@ -52,6 +54,9 @@ class GameService {
   struct Config {
     int ai_ms = 0;              // 0: each level's default budget
     int ply_limit = 1000;       // games without a human seat are drawn after this many plies
+    // AI seats whose search table is kept from one of their moves to the next (ai::Memory): the most
+    // recently moved ones. A level-5 table is 16 MB, so the number is bounded, not one per game.
+    size_t ai_memories = 8;
   };
 
   // Loads and replays every stored game. A stored game that no longer replays is reported on stderr
@@ -138,6 +143,7 @@ class GameService {
   // For tests and logs.
   size_t game_count() const { return games_.size(); }
   bool ai_pending(std::string_view id) const;
+  size_t ai_memories_kept() const { return ai_memories_.size(); }
 
  private:
   struct Seat {
@@ -242,6 +248,18 @@ class GameService {
   void schedule_ai_offer_answers(Live& g, Player offerer, const std::string& what);
   static bool has_human(const Live& g);
   ai::Limits limits_for(int level) const;
+
+  // An AI seat's search table between its moves. The searches of one seat run one after another, but a
+  // search overtaken (a take-back) may still run when the next starts: the later one then searches without
+  // the table rather than share it between threads.
+  struct AiMemory {
+    std::mutex in_use;
+    ai::Memory memory;
+  };
+  // The seat's memory, made the most recent; the least recent beyond config_.ai_memories is dropped (a
+  // search using it keeps it alive until it ends).
+  std::shared_ptr<AiMemory> ai_memory(const std::string& game, Player seat);
+  std::list<std::pair<std::string, std::shared_ptr<AiMemory>>> ai_memories_;  // "game/seat", most recent first
 
   Storage& storage_;
   AiScheduler scheduler_;

@@ -760,6 +760,27 @@ TEST(GameService, AiOnlyGamesSearchInTheBackgroundAndGamesWithAPersonInteractive
   EXPECT_EQ(held.jobs[1].lane, AiWorkers::Lane::interactive);
 }
 
+// Each AI seat keeps its search table between its moves, but only the most recently moved seats do (a
+// level-5 table is 16 MB): three games whose AI moves first, with room for two, keep two.
+TEST(GameService, TheAiSeatsKeepTheirSearchTablesWithinABound) {
+  EXPECT_EQ(GameService::Config{}.ai_memories, 8u);
+  tabula::server::test_support::TempDir dir;
+  Storage storage((dir / "t.db").string());
+  HeldJobs held;
+  GameService::Config config = Harness::quick_config();
+  config.ai_memories = 2;
+  GameService svc(storage, held.scheduler(), config);
+  svc.create(json::parse(R"({"game":"tigadi","seats":[{"type":"ai","level":3},{"type":"human"}]})"));
+  EXPECT_EQ(svc.ai_memories_kept(), 1u);
+  svc.create(json::parse(R"({"game":"tigadi","seats":[{"type":"ai","level":3},{"type":"human"}]})"));
+  svc.create(json::parse(R"({"game":"tigadi","seats":[{"type":"ai","level":3},{"type":"human"}]})"));
+  ASSERT_EQ(held.jobs.size(), 3u);
+  EXPECT_EQ(svc.ai_memories_kept(), 2u);
+  // The first game's memory was dropped from the pool; its search still holds it and completes.
+  held.complete(0);
+  EXPECT_EQ(svc.ai_memories_kept(), 2u);
+}
+
 TEST(GameService, OffersToTheAiKeepAtMostOneAnswerInFlight) {
   tabula::server::test_support::TempDir dir;
   Storage storage((dir / "t.db").string());
