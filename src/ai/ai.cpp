@@ -33,10 +33,12 @@ LevelPlan level_plan(int level) {
 void search_features_for(const Game& game, SearchParams& params) {
   params.quiescence = true;
   params.late_move_reductions = false;
+  params.late_move_pruning = false;
   for (const GameKind& k : game_kinds())
     if (k.name == game.kind()) {
       params.quiescence = k.ai_quiescence;
       params.late_move_reductions = k.ai_late_move_reductions;
+      params.late_move_pruning = k.ai_late_move_pruning;
     }
 }
 

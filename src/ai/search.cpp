@@ -24,6 +24,10 @@ constexpr int kBadHintScore = -(1 << 26);
 // against, which the game ranks worst.
 bool is_reducible_order(int order) { return order < kKillerScore[1]; }
 
+// Late move pruning: how many moves a node searches before it drops the quiet ones left, by remaining depth
+// (the hinted moves, the table's and the killers come first and are always searched).
+constexpr std::array<int, 4> kLateMoveWidth = {0, 8, 14, 24};
+
 // The value of a finished game for the searching player `root`, `ply` plies from the root: a win when it is
 // among the winners (alone or shared), a loss when it is not, nothing for a draw.
 int result_value(const Result& r, Player root, int ply, int num_players) {
@@ -249,6 +253,12 @@ int Searcher::negamax(int depth, int alpha, int beta, int ply, bool null_allowed
   const int n = f.moves.size();
   for (int i = 0; i < n; ++i) {
     const Move m = select_next(f, i, n);
+    // Late move pruning: moves come in their order, so once a late one is quiet, so are all after it. Not
+    // while every move searched loses: a quiet move may be the only defence.
+    if (params_->late_move_pruning && !pv_node && depth < static_cast<int>(kLateMoveWidth.size()) &&
+        i >= kLateMoveWidth[static_cast<size_t>(depth)] && is_reducible_order(f.order[static_cast<size_t>(i)]) &&
+        !is_loss_score(best))
+      break;
     game_->apply(m);
     ++nodes_;
     int score;

@@ -60,6 +60,9 @@ struct SearchParams {
   // Late move reductions (GameKind::ai_late_move_reductions): late quiet moves are searched a ply shallower
   // first and again at full depth only when they look better than the best so far.
   bool late_move_reductions = false;
+  // Late move pruning (GameKind::ai_late_move_pruning): at a node that need not be exact, within 3 plies of the
+  // horizon, the quiet moves after the first few (kLateMoveWidth by depth) are not searched.
+  bool late_move_pruning = false;
   // Null-move pruning where the game allows it (Game::null_move_allowed): two players only.
   bool null_move = true;
   // Keep the table from the searcher's last run (the same game a move later): its entries still hold, and they

@@ -216,6 +216,10 @@ struct GameKind {
   // Whether the AI reduces the depth of late quiet moves (late move reductions): sound only where the move
   // ordering puts the good moves first (order_hint, killers, history), so a game turns it on once measured.
   bool ai_late_move_reductions = false;
+  // Whether the AI searches only the first quiet moves of a node near the horizon (late move pruning, a
+  // progressive widening: more of them the more depth remains). For games with many quiet moves a node,
+  // where the ordering is good enough that the late ones rarely matter; a game turns it on once measured.
+  bool ai_late_move_pruning = false;
 
   // The variant for `players`, or null when this kind is not played by that many.
   const Variant* variant_for(int players) const;

@@ -73,6 +73,7 @@ const std::vector<GameKind>& game_kinds() {
           // Quiescence: Truth::is_capture reads the board (tactics::takes_piece), as cheap as a leaf.
           /*ai_quiescence=*/true,
           /*ai_late_move_reductions=*/true,
+          /*ai_late_move_pruning=*/true,
       },
   };
   return kinds;

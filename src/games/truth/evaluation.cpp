@@ -12,7 +12,8 @@
 //   standing siege and its count;
 // - attack: its lanterns' distance to the enemy icon;
 // - threats: the most its guardians can take with one move (enemy doors, lanterns, linesmen and sentries
-//   beside a square they reach) or its linesmen by jumping an enemy lantern, worth more to the player to move;
+//   beside a square they reach), its linesmen by jumping an enemy lantern or its sentries by one leap (the
+//   enemy pieces on the lattice points crossed), worth more to the player to move;
 //   its doors with three of four hostile lanterns around (and lanterns with three hostile doors);
 // - mobility: door-role pieces with a move (without one, no turn can be completed).
 // When the player to move can burn an enemy icon with its next action the position is as good as won.
@@ -147,6 +148,7 @@ int side_value(const Position& pos, int q, bool to_move) {
     }
     if (pc.kind == kGuardian) take = std::max(take, guardian_take(pos, id));
     else if (pc.kind == kLinesman) take = std::max(take, linesman_take(pos, id));
+    else if (pc.kind == kSentry) take = std::max(take, tactics::sentry_take(pos, id));
   }
   v += std::min(mobile_doors, kMobileDoorsCounted) * kMobileDoor;
   if (mobile_doors == 0 && door_roles > 0) v -= kNoDoorMove;

@@ -1,6 +1,8 @@
 // Cheap static tests for the AI (tactics.h).
 #include "games/truth/tactics.h"
 
+#include "games/truth/moves.h"
+
 #include <algorithm>
 #include <array>
 #include <numeric>
@@ -103,6 +105,17 @@ uint8_t burnable_icons(const Position& pos) {
 
 namespace {
 
+// Calls f(square) for each lattice point a sentry's leap from `from` to `to` crosses (strictly between them on
+// the segment, as rules.cpp's lattice_points), until f returns true; returns whether it did.
+template <class F>
+bool for_each_crossed(int from, int to, F&& f) {
+  const int df = file_of(to) - file_of(from), dr = rank_of(to) - rank_of(from);
+  const int g = std::gcd(df < 0 ? -df : df, dr < 0 ? -dr : dr);
+  for (int k = 1; k < g; ++k)
+    if (f(square_of(file_of(from) + k * df / g, rank_of(from) + k * dr / g))) return true;
+  return false;
+}
+
 // The enemy pieces the action (legal here, not a pass) takes by the cheap tests of takes_piece, each passed to
 // `found(victim id)` until it returns true. The icon burnt by a lantern is a victim like the others. Returns
 // whether some call returned true.
@@ -119,12 +132,11 @@ bool scan_takes(const Position& pos, Move m, Found&& found) {
     const uint8_t mid = pos.board[static_cast<size_t>(square_of(file_of(from) + df, rank_of(from) + dr))];
     if (mid != kNoPiece && hostile(pos, mid, me) && pos.lantern_role(mid) && found(mid)) return true;
   } else if (pc.kind == kSentry) {
-    const int df = file_of(to) - file_of(from), dr = rank_of(to) - rank_of(from);
-    const int g = std::gcd(df < 0 ? -df : df, dr < 0 ? -dr : dr);
-    for (int k = 1; k < g; ++k) {
-      const uint8_t j = pos.board[static_cast<size_t>(square_of(file_of(from) + k * df / g, rank_of(from) + k * dr / g))];
-      if (j != kNoPiece && hostile(pos, j, me) && pos.piece(j).kind != kIcon && found(j)) return true;
-    }
+    if (for_each_crossed(from, to, [&](int sq) {
+          const uint8_t j = pos.board[static_cast<size_t>(sq)];
+          return j != kNoPiece && hostile(pos, j, me) && pos.piece(j).kind != kIcon && found(j);
+        }))
+      return true;
   }
   // Contacts and enclosures at the destination.
   const bool guardian = pc.kind == kGuardian;
@@ -180,6 +192,35 @@ int take_value(const Position& pos, Move m) {
   int best = 0;
   scan_takes(pos, m, [&](int victim) {
     best = std::max(best, victim_value(pos, victim));
+    return false;
+  });
+  return best;
+}
+
+int sentry_take(const Position& pos, int id) {
+  const Piece& pc = pos.piece(id);
+  const int me = pc.owner;
+  const int own_value = victim_value(pos, id);
+  int best = 0;
+  rules::for_each_destination(pos, id, [&](int to) {
+    int gain = 0;
+    for_each_crossed(pc.square, to, [&](int sq) {
+      const uint8_t j = pos.board[static_cast<size_t>(sq)];
+      if (j != kNoPiece && hostile(pos, j, me) && pos.piece(j).kind != kIcon) gain += victim_value(pos, j);
+      return false;
+    });
+    if (gain == 0) return false;
+    // An enemy guardian touching the landing square kills the sentry: jumped, by the leap's rule, or not, by
+    // contact.
+    for (int d = 0; d < kDiagonals; ++d) {
+      const int sq = diagonal(to, d);
+      const uint8_t y = sq == kNoSquare ? kNoPiece : pos.board[static_cast<size_t>(sq)];
+      if (y != kNoPiece && hostile(pos, y, me) && pos.piece(y).kind == kGuardian) {
+        gain -= own_value;
+        break;
+      }
+    }
+    best = std::max(best, gain);
     return false;
   });
   return best;

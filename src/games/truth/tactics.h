@@ -36,4 +36,9 @@ bool takes_piece(const Position& pos, Move m);
 // lantern-guardian 4,000; an icon burnt 100,000), or 0: the search tries the richest takes first.
 int take_value(const Position& pos, Move m);
 
+// What the sentry `id` takes with its best leap: the enemy pieces but icons on the lattice points it crosses, at
+// their score values, less the sentry itself where an enemy guardian touches the landing square (jumped or
+// not, it kills the sentry); 0 when no leap gains anything. For the evaluation's threats (the sentry may not be free to act now).
+int sentry_take(const Position& pos, int id);
+
 }  // namespace tabula::truth::tactics

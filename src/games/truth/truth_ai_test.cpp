@@ -5,8 +5,10 @@
 // docs/strength-history.md.
 #include "ai/ai.h"
 #include "ai/match.h"
+#include "ai/search.h"
 #include "core/session.h"
 #include "core/testing.h"
+#include "games/truth/moves.h"
 #include "games/truth/tactics.h"
 #include "games/truth/truth.h"
 
@@ -120,9 +122,10 @@ TEST(TruthAI, AnswersAStalemateAgreementFromItsEvaluation) {
 
 // The cheap tests against the rules, on random games: an action flagged as taking an enemy piece takes one,
 // and every action that takes one is flagged (but a lantern-guardian's, whose route can be intercepted);
-// burn_available says exactly whether some legal action burns an enemy icon.
+// burn_available says exactly whether some legal action burns an enemy icon; sentry_take is what the sentry's
+// best leap gains.
 TEST(TruthAI, TheCheapTacticalTestsAgreeWithPlayingTheActionsOut) {
-  int flagged = 0, burns = 0;
+  int flagged = 0, burns = 0, sentry_checks = 0;
   for (int game = 0; game < 60 / kScale; ++game) {
     Rng rng(0x5441435449ULL + static_cast<uint64_t>(game));
     Session s = Session::create("truth", json{{"players", 2}, {"max_plies", 300}});
@@ -154,6 +157,32 @@ TEST(TruthAI, TheCheapTacticalTestsAgreeWithPlayingTheActionsOut) {
         const bool burned = next.phase == Phase::over && !next.icon_stands(1 - p.to_move) && next.icon_stands(p.to_move);
         if (burned && p.lantern_role(mover)) burn = true;
       }
+      // sentry_take: no legal leap of a sentry that may act gains more (enemy pieces crossed, less the sentry
+      // when it dies), and when every square it reaches is a legal action, the best one gains exactly that.
+      if (!p.is_transformed(0) && !p.is_transformed(1)) {
+        for (int id = p.to_move * kArmySize; id < (p.to_move + 1) * kArmySize; ++id) {
+          if (!p.piece(id).alive() || p.piece(id).kind != kSentry || !rules::may_act(p, id)) continue;
+          int leaps = 0, reachable = 0, best = 0;
+          rules::for_each_destination(p, id, [&](int) { ++reachable; return false; });
+          for (Move m : moves) {
+            if (TruthMove::is_pass(m) || TruthMove::from(m) != p.piece(id).square) continue;
+            Position next = p;
+            rules::play(next, m, nullptr);
+            if (next.phase == Phase::over) continue;
+            ++leaps;
+            int net = next.piece(id).alive() ? 0 : -500;
+            for (int e = (1 - p.to_move) * kArmySize; e < (2 - p.to_move) * kArmySize; ++e)
+              if (p.piece(e).alive() && !next.piece(e).alive() && p.piece(e).kind != kIcon)
+                net += p.piece(e).kind == kGuardian ? 2'000 : p.piece(e).kind >= kLinesman ? 500 : 100;
+            EXPECT_LE(net, tactics::sentry_take(p, id)) << where << " " << s.game().move_to_string(m);
+            best = std::max(best, net);
+          }
+          if (leaps == reachable) {
+            EXPECT_EQ(best, tactics::sentry_take(p, id)) << where << " sentry " << id;
+          }
+          sentry_checks += leaps > 0;
+        }
+      }
       if (p.action == 0 || p.door_action_done) EXPECT_EQ(tactics::burn_available(p), burn) << where;
       else EXPECT_FALSE(tactics::burn_available(p)) << where;
       burns += burn;
@@ -161,9 +190,66 @@ TEST(TruthAI, TheCheapTacticalTestsAgreeWithPlayingTheActionsOut) {
       s.play(s.game().move_to_string(moves[static_cast<int>(rng.below(static_cast<uint64_t>(moves.size())))]));
     }
   }
-  std::printf("%d actions flagged as takes, %d positions with a burn on offer\n", flagged, burns);
+  std::printf("%d actions flagged as takes, %d positions with a burn on offer, %d sentries' leaps checked\n", flagged,
+              burns, sentry_checks);
   EXPECT_GT(flagged, 0);
+  EXPECT_GT(sentry_checks, 0);
   EXPECT_GT(burns, 0);
+}
+
+// A sentry's leap takes every enemy piece but an icon on the lattice points it crosses. Ivory's sentry on g6
+// (its icon on i4) leaps to m6 over i6 and k6: Jade's linesman and door, 600. A Jade guardian on l5 touching
+// m6 would kill it there: 600 less the sentry's 500. Nothing to cross: 0.
+TEST(TruthAI, ASentryThreatensEveryEnemyPieceItsLeapWouldCross) {
+  const json board = {{"i4", "0I"},  {"g6", "0S"},  {"b3", "0D"},  {"d3", "0D"},  {"i16", "1I"},
+                      {"h15", "1G"}, {"i6", "1N"},  {"k6", "1D"},  {"b15", "1D"}, {"d15", "1D"}};
+  const auto sentry_take = [](const Session& s, const std::string& sq) {
+    const Position& p = pos_of(s);
+    return tactics::sentry_take(p, p.at(parse_square(sq)));
+  };
+  EXPECT_EQ(sentry_take(position(board), "g6"), 600);
+  json guarded = board;
+  guarded["l5"] = "1G";
+  EXPECT_EQ(sentry_take(position(guarded), "g6"), 100);
+  json empty = board;
+  empty.erase("i6");
+  empty.erase("k6");
+  EXPECT_EQ(sentry_take(position(empty), "g6"), 0);
+}
+
+// Late move pruning (GameKind::ai_late_move_pruning, on for Truth): near the horizon a node that need not be
+// exact searches its takes, killers and first quiet actions only. A 4-action search from the suggested
+// arrangements visits fewer nodes with it, and the pruned search still burns the icon it can burn and still
+// finds the burn two actions deep (the door action first, then the burn).
+TEST(TruthAI, LateMovePruningSearchesLessAndKeepsTheTactics) {
+  const auto search = [](const Session& s, int depth, bool prune) {
+    std::unique_ptr<Game> g = s.game().clone();
+    ai::SearchParams params;
+    params.max_depth = depth;
+    params.late_move_reductions = true;
+    params.late_move_pruning = prune;
+    params.seed = 1;
+    ai::Searcher searcher(size_t{1} << 16);
+    const ai::SearchResult r = searcher.run(*g, params);
+    return std::make_pair(r.nodes, g->move_to_string(r.best));
+  };
+  Session start = Session::create("truth", json::object());
+  for (int p = 0; p < 2; ++p) start.setup_arrangement(p, "suggested", 0);
+  const auto full = search(start, 4, false), pruned = search(start, 4, true);
+  EXPECT_LT(pruned.first, full.first);
+  std::printf("4 actions from the suggested arrangements: %llu nodes, %llu pruned\n",
+              static_cast<unsigned long long>(full.first), static_cast<unsigned long long>(pruned.first));
+
+  const json burn = {{"i2", "0I"},  {"h3", "0G"},  {"c10", "0L"}, {"k8", "0N"}, {"b3", "0D"},
+                     {"d3", "0D"},  {"p7", "0D"},  {"i16", "1I"}, {"j17", "1G"}, {"l9", "1L"},
+                     {"n13", "1D"}, {"b15", "1D"}, {"o16", "1D"}, {"g4", "1D"}};
+  EXPECT_EQ(search(position(burn), 3, true).second, "c10-h15");
+  // The lantern on c10 stands behind Ivory's own door on d11: the door action off the diagonal (to c12 or e10)
+  // opens it, then the lantern burns.
+  json behind = burn;
+  behind["d11"] = "0D";
+  const std::string first = search(position(behind), 4, true).second;
+  EXPECT_TRUE(first == "d11-c12" || first == "d11-e10") << first;
 }
 
 // Level 3 with a node budget against random play, from random arrangements: every game won.
