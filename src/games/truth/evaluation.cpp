@@ -148,8 +148,8 @@ int side_value(const Position& pos, int q, bool to_move) {
     }
     if (pc.kind == kGuardian) take = std::max(take, guardian_take(pos, id));
     else if (pc.kind == kLinesman) take = std::max(take, linesman_take(pos, id));
-    else if (pc.kind == kSentry) take = std::max(take, tactics::sentry_take(pos, id));
   }
+  take = std::max(take, tactics::best_sentry_take(pos, q));
   v += std::min(mobile_doors, kMobileDoorsCounted) * kMobileDoor;
   if (mobile_doors == 0 && door_roles > 0) v -= kNoDoorMove;
   v += take * (to_move ? kThreatShareToMove : kThreatShareWaiting) / 100;

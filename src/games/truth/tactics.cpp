@@ -197,32 +197,90 @@ int take_value(const Position& pos, Move m) {
   return best;
 }
 
-int sentry_take(const Position& pos, int id) {
+namespace {
+
+// The enemy pieces (but icons) a leap of `owner`'s sentries could cross: a crossed piece lies between the
+// sentry and a square within its icon's range, so inside the box spanning the range and the sentries' squares.
+// Read from the enemy pieces rather than the sentries' destinations, which was half of a Truth search's time.
+struct Targets {
+  std::array<uint8_t, kMaxPieces> ids{};
+  int n = 0;
+};
+
+Targets sentry_targets(const Position& pos, int owner, int icon) {
+  int f_lo = file_of(icon) - 5, f_hi = file_of(icon) + 5, r_lo = rank_of(icon) - 5, r_hi = rank_of(icon) + 5;
+  for (int id = owner * kArmySize; id < (owner + 1) * kArmySize; ++id) {
+    const Piece& pc = pos.piece(id);
+    if (!pc.alive() || pc.kind != kSentry) continue;
+    f_lo = std::min(f_lo, file_of(pc.square)), f_hi = std::max(f_hi, file_of(pc.square));
+    r_lo = std::min(r_lo, rank_of(pc.square)), r_hi = std::max(r_hi, rank_of(pc.square));
+  }
+  Targets t;
+  for (int y = 0; y < pos.players * kArmySize; ++y) {
+    const Piece& py = pos.piece(y);
+    if (!py.alive() || py.owner == owner || py.kind == kIcon) continue;
+    const int f = file_of(py.square), r = rank_of(py.square);
+    if (f >= f_lo && f <= f_hi && r >= r_lo && r <= r_hi) t.ids[static_cast<size_t>(t.n++)] = static_cast<uint8_t>(y);
+  }
+  return t;
+}
+
+// sentry_take over the targets: for each, the landing squares beyond it on the ray from the sentry through it,
+// with every enemy piece crossed on the way.
+int sentry_take_of(const Position& pos, int id, int icon, const Targets& targets) {
   const Piece& pc = pos.piece(id);
   const int me = pc.owner;
+  const int ff = file_of(pc.square), fr = rank_of(pc.square);
   const int own_value = victim_value(pos, id);
   int best = 0;
-  rules::for_each_destination(pos, id, [&](int to) {
+  for (int t = 0; t < targets.n; ++t) {
+    const int target = pos.piece(targets.ids[static_cast<size_t>(t)]).square;
+    const int df = file_of(target) - ff, dr = rank_of(target) - fr;
+    const int g = std::gcd(df < 0 ? -df : df, dr < 0 ? -dr : dr);
+    const int uf = df / g, ur = dr / g;  // the ray's step between lattice points
     int gain = 0;
-    for_each_crossed(pc.square, to, [&](int sq) {
-      const uint8_t j = pos.board[static_cast<size_t>(sq)];
-      if (j != kNoPiece && hostile(pos, j, me) && pos.piece(j).kind != kIcon) gain += victim_value(pos, j);
-      return false;
-    });
-    if (gain == 0) return false;
-    // An enemy guardian touching the landing square kills the sentry: jumped, by the leap's rule, or not, by
-    // contact.
-    for (int d = 0; d < kDiagonals; ++d) {
-      const int sq = diagonal(to, d);
-      const uint8_t y = sq == kNoSquare ? kNoPiece : pos.board[static_cast<size_t>(sq)];
-      if (y != kNoPiece && hostile(pos, y, me) && pos.piece(y).kind == kGuardian) {
-        gain -= own_value;
-        break;
+    for (int k = 1;; ++k) {
+      const int tf = ff + k * uf, tr = fr + k * ur;
+      if (!on_board(tf, tr)) break;
+      const int to = square_of(tf, tr);
+      const uint8_t occ = pos.board[static_cast<size_t>(to)];
+      if (k > g && gain > 0 && occ == kNoPiece && is_open(pos.players, to) && rules::in_sentry_range(icon, to)) {
+        int net = gain;
+        // An enemy guardian touching the landing square kills the sentry: jumped, by the leap's rule, or
+        // not, by contact.
+        for (int d = 0; d < kDiagonals; ++d) {
+          const int sq = diagonal(to, d);
+          const uint8_t z = sq == kNoSquare ? kNoPiece : pos.board[static_cast<size_t>(sq)];
+          if (z != kNoPiece && hostile(pos, z, me) && pos.piece(z).kind == kGuardian) {
+            net -= own_value;
+            break;
+          }
+        }
+        best = std::max(best, net);
       }
+      if (occ != kNoPiece && hostile(pos, occ, me) && pos.piece(occ).kind != kIcon) gain += victim_value(pos, occ);
     }
-    best = std::max(best, gain);
-    return false;
-  });
+  }
+  return best;
+}
+
+}  // namespace
+
+int sentry_take(const Position& pos, int id) {
+  const int icon = pos.icon_square(pos.piece(id).owner);
+  if (icon == kNoSquare) return 0;
+  return sentry_take_of(pos, id, icon, sentry_targets(pos, pos.piece(id).owner, icon));
+}
+
+int best_sentry_take(const Position& pos, int owner) {
+  if (pos.count[static_cast<size_t>(owner)][kSentry] == 0) return 0;
+  const int icon = pos.icon_square(owner);
+  if (icon == kNoSquare) return 0;
+  const Targets targets = sentry_targets(pos, owner, icon);
+  if (targets.n == 0) return 0;
+  int best = 0;
+  for (int id = owner * kArmySize; id < (owner + 1) * kArmySize; ++id)
+    if (pos.piece(id).alive() && pos.piece(id).kind == kSentry) best = std::max(best, sentry_take_of(pos, id, icon, targets));
   return best;
 }
 

@@ -40,5 +40,7 @@ int take_value(const Position& pos, Move m);
 // their score values, less the sentry itself where an enemy guardian touches the landing square (jumped or
 // not, it kills the sentry); 0 when no leap gains anything. For the evaluation's threats (the sentry may not be free to act now).
 int sentry_take(const Position& pos, int id);
+// The most any one of `owner`'s sentries takes so (the enemy pieces near its icon read once for all of them).
+int best_sentry_take(const Position& pos, int owner);
 
 }  // namespace tabula::truth::tactics

@@ -159,6 +159,12 @@ TEST(TruthAI, TheCheapTacticalTestsAgreeWithPlayingTheActionsOut) {
       }
       // sentry_take: no legal leap of a sentry that may act gains more (enemy pieces crossed, less the sentry
       // when it dies), and when every square it reaches is a legal action, the best one gains exactly that.
+      {
+        int best = 0;
+        for (int id = p.to_move * kArmySize; id < (p.to_move + 1) * kArmySize; ++id)
+          if (p.piece(id).alive() && p.piece(id).kind == kSentry) best = std::max(best, tactics::sentry_take(p, id));
+        EXPECT_EQ(tactics::best_sentry_take(p, p.to_move), best) << where;
+      }
       if (!p.is_transformed(0) && !p.is_transformed(1)) {
         for (int id = p.to_move * kArmySize; id < (p.to_move + 1) * kArmySize; ++id) {
           if (!p.piece(id).alive() || p.piece(id).kind != kSentry || !rules::may_act(p, id)) continue;
