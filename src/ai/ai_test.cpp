@@ -294,6 +294,58 @@ std::vector<TreeNode> equal_moves_tree(int n) {
   return t;
 }
 
+// Late move pruning, on a 4-ply search. Ivory's m0 leads to A, where Jade answers a0 (level for Ivory) or a1,
+// after which Ivory's only move reaches X, 1 ply from the horizon, where Jade has ten moves: x0 … x8 lose Ivory
+// nothing much (`others_result`, `others_eval` for Ivory) and the tenth, x9, wins Jade 50. m1 costs Ivory 5.
+// At first sight (shallower iterations) B and X look good for Ivory, so a0 is A's first move and a1 is
+// searched with a null window: B and X are not PV nodes.
+std::vector<TreeNode> late_defence_tree(std::optional<Result> others_result, int others_eval) {
+  std::vector<TreeNode> t(16);
+  t[0] = {0, 0, {}, {1, 2}};
+  t[1] = {1, 0, {}, {3, 4}};    // A
+  t[2] = {1, 5, {}, {}};        // m1: −5 for Ivory
+  t[3] = {0, 0, {}, {}};        // a0: level
+  t[4] = {0, 100, {}, {5}};     // B
+  t[5] = {1, -100, {}, {}};     // X
+  for (int i = 0; i < 9; ++i) {
+    t[static_cast<size_t>(6 + i)] = {0, others_eval, others_result, {}};
+    t[5].children.push_back(6 + i);
+  }
+  t[15] = {0, -50, {}, {}};     // x9: Jade wins 50
+  t[5].children.push_back(15);
+  return t;
+}
+
+SearchResult search_late_defence(std::vector<TreeNode> t, bool prune) {
+  TreeGame g(std::move(t));
+  Searcher s(1 << 10);
+  SearchParams p;
+  p.max_depth = 4;
+  p.late_move_pruning = prune;
+  return s.run(g, p);
+}
+
+// Near the horizon a non-PV node searches its first quiet moves only. Full search: Jade's x9 makes a1 the
+// answer to m0 (−50), so Ivory plays m1 (−5). Pruned: x9 is never looked at, X reads as its best of the first
+// eight (+10 for Ivory), a1 fails low and m0 looks level (0): the price of the depth pruning buys elsewhere.
+TEST(Search, LateMovePruningSkipsTheLateQuietMovesOfANonPvNode) {
+  const SearchResult full = search_late_defence(late_defence_tree(std::nullopt, 10), false);
+  EXPECT_EQ(full.best, Move{1});
+  EXPECT_EQ(full.score, -5);
+  const SearchResult pruned = search_late_defence(late_defence_tree(std::nullopt, 10), true);
+  EXPECT_EQ(pruned.best, Move{0});
+  EXPECT_EQ(pruned.score, 0);
+  EXPECT_LT(pruned.nodes, full.nodes);
+}
+
+// But not while every move searched there loses: the late quiet move may be the one defence. With x0 … x8
+// losing Jade the game, X searches on to x9, and m1 is played as without pruning.
+TEST(Search, LateMovePruningGoesOnWhileEveryMoveSearchedLoses) {
+  const SearchResult pruned = search_late_defence(late_defence_tree(win_for(0), 0), true);
+  EXPECT_EQ(pruned.best, Move{1});
+  EXPECT_EQ(pruned.score, -5);
+}
+
 TEST(Search, ReportsEveryEqualBestMove) {
   TreeGame g(equal_moves_tree(6));
   Searcher s(1 << 10);
