@@ -16,7 +16,8 @@
 //   enemy pieces on the lattice points crossed), worth more to the player to move;
 //   its doors with three of four hostile lanterns around (and lanterns with three hostile doors);
 // - mobility: door-role pieces with a move (without one, no turn can be completed).
-// When the player to move can burn an enemy icon with its next action the position is as good as won.
+// When the player to move can burn an enemy icon with its next action, or with its turn's two (a door action
+// that opens a lantern's line, then the lantern), the position is as good as won.
 #include "games/truth/moves.h"
 #include "games/truth/tactics.h"
 #include "games/truth/truth.h"
@@ -33,6 +34,7 @@ constexpr std::array<int, kKinds> kMaterial = {100, 100, 500, 500, 2'000, 0};  /
 constexpr int kLanternGuardianMaterial = 4'000;
 constexpr int kPoint = 100;         // a point already won
 constexpr int kBurnNow = 30'000;    // the player to move burns an icon with its next action
+constexpr int kBurnInTwo = 25'000;  // … with its turn's two actions: a door opens a lantern's line
 // Icon safety.
 constexpr int kThreatToMove = 300;  // an empty square beside the icon an enemy lantern reaches, owner to move
 constexpr int kThreatLastAction = 6'000;  // the same when the owner has one action left to answer it
@@ -197,6 +199,9 @@ int Truth::evaluate_for(Player who) const {
   if (const uint8_t burnable = tactics::burnable_icons(p)) {
     if (who == p.to_move) total += kBurnNow;
     else total += (burnable >> who) & 1 ? -kBurnNow : kBurnNow;
+  } else if (const uint8_t in_two = tactics::burnable_in_two(p)) {
+    if (who == p.to_move) total += kBurnInTwo;
+    else total += (in_two >> who) & 1 ? -kBurnInTwo : kBurnInTwo;
   }
   return total;
 }

@@ -103,6 +103,56 @@ uint8_t burnable_icons(const Position& pos) {
   return out;
 }
 
+uint8_t burnable_in_two(const Position& pos) {
+  if (pos.phase != Phase::play || pos.action != 0) return 0;
+  const int me = pos.to_move;
+  if (pos.count[static_cast<size_t>(me)][kLantern] == 0 || pos.count[static_cast<size_t>(me)][kDoor] == 0) return 0;
+  uint8_t out = 0;
+  for (int q = 0; q < pos.players; ++q) {
+    if (q == me) continue;
+    const int icon = pos.icon_square(q);
+    if (icon == kNoSquare) continue;
+    for (int d = 0; d < kDiagonals && !((out >> q) & 1); ++d) {
+      const int sq = diagonal(icon, d);
+      if (sq == kNoSquare || pos.board[static_cast<size_t>(sq)] != kNoPiece) continue;
+      // Out from the square beside the icon along each diagonal: the first obstruction must be one of the
+      // mover's doors with a step off that diagonal, and behind it (other pieces are crossed) its lantern.
+      for (int e = 0; e < kDiagonals && !((out >> q) & 1); ++e) {
+        uint8_t door = kNoPiece;
+        for (int k = 1; k <= kRay; ++k) {
+          const int s2 = step(sq, e, k);
+          if (s2 == kNoSquare) break;
+          const uint8_t y = pos.board[static_cast<size_t>(s2)];
+          if (y == kNoPiece) continue;
+          const Piece& py = pos.piece(y);
+          if (door == kNoPiece) {
+            if (!pos.obstructs_slide(y)) {
+              if (py.owner == me && py.kind == kLantern) break;  // a burn in one action: burnable_icons
+              continue;
+            }
+            if (py.owner != me || py.kind != kDoor) break;
+            bool steps_off = false;
+            for (int f = 0; f < kDiagonals && !steps_off; ++f) {
+              if (f == e || f == kDiagonals - 1 - e) continue;  // along the line: still on it
+              const int t = diagonal(s2, f);
+              steps_off = t != kNoSquare && pos.board[static_cast<size_t>(t)] == kNoPiece && is_open(pos.players, t);
+            }
+            if (!steps_off) break;
+            door = y;
+            continue;
+          }
+          if (pos.obstructs_slide(y)) break;
+          if (py.owner == me && py.kind == kLantern) {
+            out = static_cast<uint8_t>(out | (1u << q));
+            break;
+          }
+        }
+      }
+    }
+  }
+  return out;
+}
+
 namespace {
 
 // Calls f(square) for each lattice point a sentry's leap from `from` to `to` crosses (strictly between them on

@@ -24,6 +24,11 @@ int lanterns_reaching(const Position& pos, int sq, uint8_t attackers, uint8_t sk
 // defender, where it would be intercepted).
 uint8_t burnable_icons(const Position& pos);
 inline bool burn_available(const Position& pos) { return burnable_icons(pos) != 0; }
+// The enemy icons the player to move, with both actions of its turn left, burns with a door action that opens
+// a lantern's line and the lantern's slide (bit per owner): the first obstruction on the diagonal from an empty
+// square beside the icon is one of the mover's doors, which can step off that diagonal, and behind it is one of
+// its lanterns. Nothing the enemy does comes between the two actions.
+uint8_t burnable_in_two(const Position& pos);
 
 // Whether the action (legal here, not a pass) takes an enemy piece, by the cheap tests that find what an
 // action can take: a linesman crossing an enemy lantern, a sentry leaping over an enemy piece other than an

@@ -122,10 +122,10 @@ TEST(TruthAI, AnswersAStalemateAgreementFromItsEvaluation) {
 
 // The cheap tests against the rules, on random games: an action flagged as taking an enemy piece takes one,
 // and every action that takes one is flagged (but a lantern-guardian's, whose route can be intercepted);
-// burn_available says exactly whether some legal action burns an enemy icon; sentry_take is what the sentry's
-// best leap gains.
+// burn_available says exactly whether some legal action burns an enemy icon; each icon burnable_in_two names
+// burns in the turn's two actions; sentry_take is what the sentry's best leap gains.
 TEST(TruthAI, TheCheapTacticalTestsAgreeWithPlayingTheActionsOut) {
-  int flagged = 0, burns = 0, sentry_checks = 0;
+  int flagged = 0, burns = 0, sentry_checks = 0, burns_in_two = 0;
   for (int game = 0; game < 60 / kScale; ++game) {
     Rng rng(0x5441435449ULL + static_cast<uint64_t>(game));
     Session s = Session::create("truth", json{{"players", 2}, {"max_plies", 300}});
@@ -189,6 +189,28 @@ TEST(TruthAI, TheCheapTacticalTestsAgreeWithPlayingTheActionsOut) {
           sentry_checks += leaps > 0;
         }
       }
+      // burnable_in_two is sound: each icon it names burns by some door action and the next action (the first
+      // 200 such positions: each costs every pair of actions).
+      if (const uint8_t in_two = burns_in_two < 200 ? tactics::burnable_in_two(p) : 0) {
+        uint8_t found = 0;
+        for (Move first : moves) {
+          if (TruthMove::is_pass(first)) continue;
+          Position mid = p;
+          rules::play(mid, first, nullptr);
+          if (mid.phase != Phase::play || mid.to_move != p.to_move) continue;
+          MoveList seconds;
+          rules::legal_actions(mid, seconds);
+          for (Move second : seconds) {
+            if (TruthMove::is_pass(second)) continue;
+            Position end = mid;
+            rules::play(end, second, nullptr);
+            for (int q = 0; q < 2; ++q)
+              if (q != p.to_move && p.icon_stands(q) && !end.icon_stands(q)) found = static_cast<uint8_t>(found | (1u << q));
+          }
+        }
+        EXPECT_EQ(found & in_two, in_two) << where;
+        burns_in_two += 1;
+      }
       if (p.action == 0 || p.door_action_done) EXPECT_EQ(tactics::burn_available(p), burn) << where;
       else EXPECT_FALSE(tactics::burn_available(p)) << where;
       burns += burn;
@@ -196,10 +218,11 @@ TEST(TruthAI, TheCheapTacticalTestsAgreeWithPlayingTheActionsOut) {
       s.play(s.game().move_to_string(moves[static_cast<int>(rng.below(static_cast<uint64_t>(moves.size())))]));
     }
   }
-  std::printf("%d actions flagged as takes, %d positions with a burn on offer, %d sentries' leaps checked\n", flagged,
-              burns, sentry_checks);
+  std::printf("%d actions flagged as takes, %d positions with a burn on offer, %d with a burn in two actions, %d "
+              "sentries' leaps checked\n", flagged, burns, burns_in_two, sentry_checks);
   EXPECT_GT(flagged, 0);
   EXPECT_GT(sentry_checks, 0);
+  EXPECT_GT(burns_in_two, 0);
   EXPECT_GT(burns, 0);
 }
 
@@ -221,6 +244,34 @@ TEST(TruthAI, ASentryThreatensEveryEnemyPieceItsLeapWouldCross) {
   empty.erase("i6");
   empty.erase("k6");
   EXPECT_EQ(sentry_take(position(empty), "g6"), 0);
+}
+
+// A burn in two actions: Ivory's lantern on c10 looks at h15, beside Jade's icon on i16, through one of its own
+// doors on d11, which can step off the diagonal (to c12 or e10): the door action opens the line, the lantern
+// burns. With the door unable to step off (c12 and e10 held) or a Jade door as the obstruction, nothing; with
+// one action left (the door action made elsewhere), nothing either.
+TEST(TruthAI, ADoorThatOpensItsOwnLanternsLineToTheIconIsABurnInTwoActions) {
+  const json board = {{"i2", "0I"},  {"h3", "0G"},  {"c10", "0L"}, {"d11", "0D"}, {"b3", "0D"},
+                      {"d3", "0D"},  {"i16", "1I"}, {"j17", "1G"}, {"n13", "1D"}, {"b15", "1D"}, {"o16", "1D"}};
+  const auto in_two = [](const Session& s) { return tactics::burnable_in_two(pos_of(s)); };
+  EXPECT_EQ(tactics::burnable_icons(pos_of(position(board))), 0);
+  EXPECT_EQ(in_two(position(board)), 0b10);
+  json held = board;
+  held["c12"] = "1D";
+  held["e10"] = "1D";
+  EXPECT_EQ(in_two(position(held)), 0);
+  json theirs = board;
+  theirs["d11"] = "1D";
+  EXPECT_EQ(in_two(position(theirs)), 0);
+  Session later = position(board);
+  later.play("b3-a4");
+  EXPECT_EQ(in_two(later), 0);
+  // The AI takes it: the door first, then the burn.
+  Session s = position(board);
+  s.play(ai::choose_move(s.game(), budget(2000)).move);
+  s.play(ai::choose_move(s.game(), budget(2000)).move);
+  ASSERT_TRUE(s.over());
+  EXPECT_EQ(s.game().result()->winners, std::vector<Player>{0});
 }
 
 // Late move pruning (GameKind::ai_late_move_pruning, on for Truth): near the horizon a node that need not be
