@@ -274,6 +274,19 @@ TEST(TruthAI, ADoorThatOpensItsOwnLanternsLineToTheIconIsABurnInTwoActions) {
   EXPECT_EQ(s.game().result()->winners, std::vector<Player>{0});
 }
 
+// A linesman takes lanterns by jumping them, so the evaluation draws it towards the nearest enemy lantern:
+// the same position with Ivory's linesman three steps from Jade's lantern on l13 (on k10) rather than seven
+// (on e6, out of reach of anything) is worth 4 steps more to Ivory.
+TEST(TruthAI, ALinesmanIsDrawnTowardsTheEnemyLanterns) {
+  const json board = {{"i2", "0I"},  {"h3", "0G"},  {"b3", "0D"},  {"d3", "0D"},  {"i16", "1I"},
+                      {"h17", "1G"}, {"l13", "1L"}, {"b15", "1D"}, {"d15", "1D"}};
+  json near = board, far = board;
+  near["k10"] = "0N";
+  far["e6"] = "0N";
+  const int v_near = position(near).game().evaluate_for(0), v_far = position(far).game().evaluate_for(0);
+  EXPECT_EQ(v_near - v_far, 4 * 8);
+}
+
 // Late move pruning (GameKind::ai_late_move_pruning, on for Truth): near the horizon a node that need not be
 // exact searches its takes, killers and first quiet actions only. A 4-action search from the suggested
 // arrangements visits fewer nodes with it, and the pruned search still burns the icon it can burn and still
