@@ -313,6 +313,22 @@ TEST(StrategoAI, MarshalDoesNotAttackAnUnmovedBackRowPiece) {
   }
 }
 
+// Red's Marshal has come to e9, among Blue's unmoved back rows: d9, e10 and f9 beside it, each a Bomb with a
+// chance of about a quarter. Taking one is a gamble a world would win three times in four; the seat does not
+// know which world is true, and the Marshal is worth far more than what it could take: it does not attack
+// (without the charge for the risk it took f9 with seeds 1, 6 and 7).
+TEST(StrategoAI, MarshalAmongUnmovedBackRowPiecesTakesNoneOfThem) {
+  json state = deep_marshal_position();
+  state["board"].erase("e8");
+  state["board"]["e9"] = "0M";
+  state["moved"] = {"e9", "h2", "j3", "a6", "b6", "a5"};
+  Session s = Session::from_state("stratego", state);
+  for (uint64_t seed = 1; seed <= 8; ++seed) {
+    const std::string m = ai::choose_move(s.game(), budget(seed)).move;
+    EXPECT_TRUE(m != "e9-d9" && m != "e9-f9" && m != "e9-e10") << m << ", seed " << seed;
+  }
+}
+
 // A world's marginals are the seat's belief: every unknown enemy piece has a full share of kinds, known pieces
 // none, a piece that moved no share of Bombs; at the back, where strong setups put them, Bombs are believed
 // likelier than in front; every world of one move has the same.
