@@ -21,7 +21,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <utility>
+#include <vector>
 
 namespace tabula::stratego {
 
@@ -38,6 +40,40 @@ constexpr double kStillFloor = 0.3;          // … but at least this
 constexpr double kApproachWins = 2.5, kApproachTies = 1.0, kApproachLoses = 0.5;
 constexpr double kRetreatLoses = 2.5, kRetreatOther = 0.6;
 constexpr double kBehaviourCap = 8.0;  // no piece's behaviour moves a kind's weight more than this either way
+
+// Each unknown piece's chance of being each kind: the weights scaled, row by row and kind by kind in turn
+// (Sinkhorn's iteration), until every piece is one kind in all and every kind is dealt as often as the pool
+// holds it. The same belief the worlds are drawn from, without the Flag's bond to its Bombs, read without
+// drawing: one world's walk is too short to say how often a piece is a Bomb (its shares moved by tenths from
+// one world to the next), and every world of one move gets the same chances.
+Stratego::Marginals belief_marginals(const Stratego::Beliefs& w, const std::vector<int>& unknown,
+                                     const std::array<int, kKinds>& pool) {
+  Stratego::Marginals out{};
+  const size_t n = unknown.size();
+  if (n == 0) return out;
+  std::vector<std::array<double, kKinds>> m(n);
+  for (size_t i = 0; i < n; ++i) m[i] = w[static_cast<size_t>(unknown[i])];
+  constexpr int kSinkhornRounds = 60;
+  for (int round = 0; round < kSinkhornRounds; ++round) {
+    for (int k = 0; k < kKinds; ++k) {
+      double col = 0;
+      for (size_t i = 0; i < n; ++i) col += m[i][static_cast<size_t>(k)];
+      if (col <= 0) continue;
+      const double scale = pool[static_cast<size_t>(k)] / col;
+      for (size_t i = 0; i < n; ++i) m[i][static_cast<size_t>(k)] *= scale;
+    }
+    for (size_t i = 0; i < n; ++i) {
+      double row = 0;
+      for (double x : m[i]) row += x;
+      if (row > 0)
+        for (double& x : m[i]) x /= row;
+    }
+  }
+  for (size_t i = 0; i < n; ++i)
+    for (int k = 0; k < kKinds; ++k)
+      out[static_cast<size_t>(unknown[i])][static_cast<size_t>(k)] = static_cast<float>(m[i][static_cast<size_t>(k)]);
+  return out;
+}
 
 }  // namespace
 
@@ -260,6 +296,8 @@ std::unique_ptr<Game> Stratego::sample_world(Player viewer, Rng& rng) const {
       }
     }
   }
+  world->marginals_ = std::make_shared<const Marginals>(belief_marginals(w, unknown, pool));
+  world->believer_ = static_cast<uint8_t>(viewer);
   for (size_t i = 0; i < n; ++i) world->pieces_[static_cast<size_t>(unknown[i])].kind = static_cast<uint8_t>(kind[i]);
   world->recompute_identity_hash();
   return world;

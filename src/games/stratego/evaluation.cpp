@@ -50,6 +50,11 @@ constexpr int kMinerRaceWeight = 4;  // per square between the nearest Miner and
 // for: with nothing to gain elsewhere it tries something new rather than shuffle a piece back and forth.
 constexpr int kRepeatPenalty = 25;
 
+// Attacks on unknown pieces by pieces from the Colonel up carry a risk (attack_risk): what the attacker is
+// worth with what comes with it (concealment, the Marshal's dominance).
+constexpr int kRiskyAttacker = kColonel;
+constexpr int kRiskValue[kKinds] = {0, 0, 0, 0, 0, 0, 0, 0, 165, 280, 600, 0};
+
 // What a win counts when the AI adds up its worlds' scores (Game::world_win_value): about two and a half
 // Marshals with their dominance: losing the Marshal for nothing takes a large part of an even game's chances.
 // With the default (20,000, fifty Marshals) a world that dealt the Flag beside the piece the Marshal could
@@ -125,6 +130,18 @@ int Stratego::evaluate() const {
       if (pc.kind == kSpy) spy = pc.square;
     }
     if (marshal == kNoSquare || spy == kNoSquare) continue;
+    if (marginals_ && p == believer_) {
+      // The seat's own Marshal: the chance, as the seat believes, that a piece beside it is the Spy.
+      double chance = 0;
+      for (int d = 0; d < kDirections; ++d) {
+        const int sq = kGeometry.neighbours[static_cast<size_t>(marshal)][static_cast<size_t>(d)];
+        if (sq == kNoSquare || board_[static_cast<size_t>(sq)] == kEmpty) continue;
+        const int id = board_[static_cast<size_t>(sq)];
+        if (owner(id) == e && !pieces_[static_cast<size_t>(id)].revealed) chance += (*marginals_)[static_cast<size_t>(id)][kSpy];
+      }
+      spy_risk[p] = static_cast<int>(kBaseValue[kMarshal] * std::min(chance, 1.0) / (p == to_move_ ? 2 : 1));
+      continue;
+    }
     int near = 0;
     for (int d = 0; d < kDirections; ++d) {
       const int sq = kGeometry.neighbours[static_cast<size_t>(marshal)][static_cast<size_t>(d)];
@@ -158,7 +175,31 @@ int Stratego::evaluate_for(Player who) const {
     if (seen_[history_[i] & ((size_t{1} << kSeenBits) - 1)] >= 2 && occurrences(history_[i]) >= 2) v -= kRepeatPenalty;
   const Shuttle& sh = shuttle_[static_cast<size_t>(who)];
   if (sh.count >= 2) v -= kRepeatPenalty * (sh.count - 1);
+  if (marginals_ && who == believer_) v -= attack_risk();
   return v;
+}
+
+// The searched line's attacks by the believer's high pieces on enemy pieces nobody had seen, each won here
+// because this world dealt a piece it beats: each charged the attacker's value times the chance, as far as
+// the seat can tell (sample_world's marginals), that the piece is one it loses to (a Bomb, a stronger piece;
+// an equal takes as much as it gives). A world knows what every piece is, so without this the Marshal would take every unmoved
+// piece the world calls harmless and leave the Bombs it calls Bombs, and every world would vote for the
+// Marshal's raid into the enemy's back rows; with it, an unknown is attacked by a high piece only when the
+// gain outweighs the risk, and low pieces, whose loss costs little, go first.
+int Stratego::attack_risk() const {
+  double risk = 0;
+  for (const Undo& u : undo_) {
+    if (u.defender == kEmpty || owner(u.attacker) != believer_ || u.defender_before.revealed) continue;
+    const int attacker = u.attacker_before.kind;
+    if (attacker < kRiskyAttacker || attacker > kMarshal) continue;
+    if (battle(attacker, u.defender_before.kind) != Outcome::attacker_won) continue;  // the loss is counted already
+    const auto& m = (*marginals_)[u.defender];
+    double lose = 0;
+    for (int k = 0; k < kKinds; ++k)
+      if (battle(attacker, k) == Outcome::attacker_lost) lose += m[static_cast<size_t>(k)];
+    risk += lose * kRiskValue[attacker];
+  }
+  return static_cast<int>(risk);
 }
 
 }  // namespace tabula::stratego

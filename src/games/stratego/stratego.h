@@ -11,6 +11,7 @@
 #include "games/stratego/board.h"
 
 #include <array>
+#include <memory>
 #include <vector>
 
 namespace tabula::stratego {
@@ -107,6 +108,10 @@ class Stratego final : public Game {
   Beliefs beliefs(Player viewer) const;
   // The kinds of p's army that nobody has seen: the army as it began less the lost and the shown.
   std::array<int, kKinds> unseen_pool(Player p) const;
+  // In a sampled world: each enemy piece's chance of being each kind as far as the seat that sampled it can
+  // tell (shares of the belief's dealings along the walk that dealt the world); null elsewhere.
+  using Marginals = std::array<std::array<float, kKinds>, kMaxPieces>;
+  const Marginals* marginals() const { return marginals_.get(); }
 
   static std::unique_ptr<Stratego> from_state(const json& state);
   static const std::vector<std::string>& named_arrangements();
@@ -145,6 +150,7 @@ class Stratego final : public Game {
   void add_piece(Player p, int kind, int sq, bool alive);
   void begin_play();
   void judge_turn_start();
+  int attack_risk() const;  // evaluation.cpp
   void weigh_behaviour(Player viewer, Beliefs& w) const;  // belief.cpp  // the no-moves end, for the player to move
   void push_history();
   void recompute_identity_hash();
@@ -177,6 +183,9 @@ class Stratego final : public Game {
   static constexpr int kSeenBits = 14;
   std::array<uint16_t, size_t{1} << kSeenBits> seen_{};
   std::vector<Undo> undo_;
+  // A sampled world's: the seat it was drawn for and what that seat may believe of each enemy piece.
+  std::shared_ptr<const Marginals> marginals_;
+  uint8_t believer_ = kEmpty;
 };
 
 }  // namespace tabula::stratego

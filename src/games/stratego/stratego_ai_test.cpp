@@ -313,6 +313,109 @@ TEST(StrategoAI, MarshalDoesNotAttackAnUnmovedBackRowPiece) {
   }
 }
 
+// Red's Marshal has come to e9, among Blue's unmoved back rows: d9, e10 and f9 beside it, each a Bomb with a
+// chance of about a quarter. Taking one is a gamble a world would win three times in four; the seat does not
+// know which world is true, and the Marshal is worth far more than what it could take: it does not attack
+// (without the charge for the risk it took f9 with seeds 1, 6 and 7).
+TEST(StrategoAI, MarshalAmongUnmovedBackRowPiecesTakesNoneOfThem) {
+  json state = deep_marshal_position();
+  state["board"].erase("e8");
+  state["board"]["e9"] = "0M";
+  state["moved"] = {"e9", "h2", "j3", "a6", "b6", "a5"};
+  Session s = Session::from_state("stratego", state);
+  for (uint64_t seed = 1; seed <= 8; ++seed) {
+    const std::string m = ai::choose_move(s.game(), budget(seed)).move;
+    EXPECT_TRUE(m != "e9-d9" && m != "e9-f9" && m != "e9-e10") << m << ", seed " << seed;
+  }
+}
+
+// A world's marginals are the seat's belief: every unknown enemy piece has a full share of kinds, known pieces
+// none, a piece that moved no share of Bombs; at the back, where strong setups put them, Bombs are believed
+// likelier than in front; every world of one move has the same.
+TEST(StrategoBelief, AWorldsMarginalsGiveEachUnknownEnemyPieceItsChanceOfEachKind) {
+  Session s = Session::from_state("stratego", deep_marshal_position());
+  const Stratego& truth = as_stratego(s.game());
+  EXPECT_EQ(truth.marginals(), nullptr) << "the true game believes nothing";
+  Rng rng(3);
+  auto world = truth.sample_world(0, rng);
+  const Stratego& w = as_stratego(*world);
+  ASSERT_NE(w.marginals(), nullptr);
+  for (int id = 0; id < kMaxPieces; ++id) {
+    double sum = 0;
+    for (float x : (*w.marginals())[static_cast<size_t>(id)]) sum += x;
+    const bool unknown = Stratego::owner(id) == 1 && id - kArmySize < w.pieces_of(1) && w.piece(id).alive && !w.piece(id).revealed;
+    EXPECT_NEAR(sum, unknown ? 1.0 : 0.0, 1e-3) << square_name(w.piece(id).square);
+    if (unknown && w.piece(id).moved) {
+      EXPECT_EQ((*w.marginals())[static_cast<size_t>(id)][kBomb], 0.0f);
+    }
+  }
+  const auto bomb = [&](const char* sq) { return (*w.marginals())[static_cast<size_t>(w.piece_at(parse_square(sq)))][kBomb]; };
+  EXPECT_GT(bomb("d9") + bomb("e9") + bomb("i9"), 0.5f);
+  EXPECT_GT(bomb("e9"), 0.1f) << "e9 may well be a Bomb";
+
+  // From the start of a game: Bombs at the back more than in front; and every world of a move agrees.
+  Session start = Session::create("stratego", {});
+  start.setup(0, placement(0, "random", 1));
+  start.setup(1, placement(1, "random", 2));
+  Rng r1(1), r2(2);
+  auto a = start.game().sample_world(0, r1), b = start.game().sample_world(0, r2);
+  const Stratego::Marginals& ma = *as_stratego(*a).marginals();
+  EXPECT_EQ(ma, *as_stratego(*b).marginals());
+  double back = 0, front = 0;
+  for (int f = 0; f < kFiles; ++f) {
+    back += ma[static_cast<size_t>(as_stratego(*a).piece_at(square_of(f, 10)))][kBomb];
+    front += ma[static_cast<size_t>(as_stratego(*a).piece_at(square_of(f, 7)))][kBomb];
+  }
+  EXPECT_GT(back, 2 * front) << back << " against " << front;
+}
+
+// In a world that dealt e9 a piece the Marshal beats, Red's Marshal taking it is charged its worth (600,
+// with dominance and concealment) times the seat's belief that e9 is a Bomb: the world's win is not taken
+// as the truth. Where the world dealt a Bomb, the loss itself is counted and nothing more; a Scout's probe
+// (below the Colonel) and an attack on a shown piece carry no such charge.
+TEST(StrategoAI, AMarshalsWinOverAnUnknownPieceIsChargedTheChanceItWasABomb) {
+  Session s = Session::from_state("stratego", deep_marshal_position());
+  const Game& truth = s.game();
+  int charged = 0, bombs = 0;
+  for (uint64_t seed = 1; seed <= 40; ++seed) {
+    Rng rng(seed);
+    auto world = truth.sample_world(0, rng);
+    const Stratego& w = as_stratego(*world);
+    const float p_bomb = (*w.marginals())[static_cast<size_t>(w.piece_at(parse_square("e9")))][kBomb];
+    const bool bomb = w.piece(w.piece_at(parse_square("e9"))).kind == kBomb;
+    const std::optional<Move> m = find_legal_move(*world, "e8-e9");
+    ASSERT_TRUE(m.has_value());
+    world->apply(*m);
+    // evaluate_for(Red) with Blue to move is −evaluate() less the progress and risk terms (no repetition here).
+    const int charge = -world->evaluate() - world->evaluate_for(0);
+    if (bomb) {
+      EXPECT_EQ(charge, 0) << "seed " << seed;
+      ++bombs;
+    } else {
+      EXPECT_EQ(charge, static_cast<int>(p_bomb * 600.0)) << "seed " << seed;
+      charged += charge > 0;
+    }
+  }
+  EXPECT_GT(charged, 10);
+  EXPECT_GT(bombs, 0);
+
+  json probe = deep_marshal_position();
+  probe["board"]["f8"] = "0O";
+  probe["moved"].push_back("f8");
+  json shown = deep_marshal_position();
+  shown["revealed"] = {"e9"};
+  shown["board"]["e9"] = "1T";  // a shown Sergeant instead of the Bomb
+  for (const auto& [state, move] : {std::pair{probe, "f8-f9"}, std::pair{shown, "e8-e9"}}) {
+    Session t = Session::from_state("stratego", state);
+    for (uint64_t seed = 1; seed <= 10; ++seed) {
+      Rng rng(seed);
+      auto world = t.game().sample_world(0, rng);
+      world->apply(*find_legal_move(*world, move));
+      EXPECT_EQ(-world->evaluate() - world->evaluate_for(0), 0) << move << ", seed " << seed;
+    }
+  }
+}
+
 // Red's Marshal on e5 beside an unknown Blue piece that has moved (the Spy); Blue's Spy and Marshal have not
 // been seen. After Red's move its Marshal stands beside no unknown Blue piece: it stepped away or took it
 // (a Marshal that attacks wins against the Spy). The worlds that deal the Spy to f5 see the danger; the
