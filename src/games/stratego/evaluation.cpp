@@ -182,8 +182,8 @@ int Stratego::evaluate_for(Player who) const {
 // The searched line's attacks by the believer's high pieces on enemy pieces nobody had seen, each won here
 // because this world dealt a piece it beats: each charged the attacker's value times the chance, as far as
 // the seat can tell (sample_world's marginals), that the piece is one it loses to (a Bomb, a stronger piece;
-// an equal takes as much as it gives). A world knows what every piece is, so without this the Marshal would take every unmoved
-// piece the world calls harmless and leave the Bombs it calls Bombs, and every world would vote for the
+// an equal takes as much as it gives). A world knows what every piece is, so without this the Marshal would
+// take every unmoved piece the world calls harmless and leave the Bombs it calls Bombs, and every world would vote for the
 // Marshal's raid into the enemy's back rows; with it, an unknown is attacked by a high piece only when the
 // gain outweighs the risk, and low pieces, whose loss costs little, go first.
 int Stratego::attack_risk() const {

@@ -109,7 +109,7 @@ class Stratego final : public Game {
   // The kinds of p's army that nobody has seen: the army as it began less the lost and the shown.
   std::array<int, kKinds> unseen_pool(Player p) const;
   // In a sampled world: each enemy piece's chance of being each kind as far as the seat that sampled it can
-  // tell (shares of the belief's dealings along the walk that dealt the world); null elsewhere.
+  // tell (the belief's weights scaled to the unseen pool, belief.cpp); null elsewhere.
   using Marginals = std::array<std::array<float, kKinds>, kMaxPieces>;
   const Marginals* marginals() const { return marginals_.get(); }
 
