@@ -162,5 +162,26 @@ TEST(Ismcts, AlwaysAnswersWithALegalMove) {
   }
 }
 
+TEST(Ismcts, IsHowLevelsThreeToFiveSearchWhereTheGameAsksForIt) {
+  // FACET asks for it (GameKind::ai_hidden_search): under fog levels 3-5 report one world an iteration, hundreds of
+  // them; level 2 keeps its four determinized worlds, and Stratego, which does not ask, its level's eight.
+  Session facet = Session::create("facet", json{{"modes", json::array({"fog"})}});
+  facet.play(facet.legal().front());
+  auto worlds = [](const Game& g, int level) {
+    Limits l;
+    l.level = level;
+    l.nodes = 20000;
+    l.seed = 4;
+    return choose_move(g, l).info["worlds"].get<int>();
+  };
+  EXPECT_EQ(worlds(facet.game(), 2), 4);
+  for (int level : {3, 5}) EXPECT_GT(worlds(facet.game(), level), 100) << "level " << level;
+  Session stratego = Session::create("stratego", json::object());
+  Rng rng(2);
+  for (Player p = 0; p < 2; ++p) stratego.setup(p, stratego.game().ai_arrangement(p, rng.next()));
+  ASSERT_TRUE(stratego.game().hidden_information());
+  EXPECT_EQ(worlds(stratego.game(), 3), 8);
+}
+
 }  // namespace
 }  // namespace tabula::ai
