@@ -32,10 +32,12 @@ struct IsmctsParams {
   // UCB1's exploration constant, on rewards in [0, 1]. Small: the leaves are evaluations, not random playouts, so a
   // move's mean is already a fair estimate after few visits, and the differences that matter (an agent, about
   // 0.15 in win probability) are small beside the usual 0.5-1. FACET under fog against today's level 3, 40 games
-  // each (docs/ai.md): 0.6 won 45% (of 20), 0.2 70%, 0.1 95%, 0.05 92.5% (decay and fog: 0.1 52.5%, 0.05 77.5%).
+  // each (docs/ai.md): 0.6 won 45% (of 20), 0.2 70%, 0.1 95%, 0.05 92.5% (decay and fog: 0.1 53.8%, 0.05 77.5%), with eval_scale 150.
   double exploration = 0.05;
-  // Evaluation units (hundredths of a piece) for which a leaf's win probability is 1 / (1 + e^-1), about 73%.
-  double eval_scale = 150.0;
+  // Evaluation units (hundredths of a piece) for which a leaf's win probability is 1 / (1 + e^-1), about 73%: an
+  // agent up is 73%. FACET under fog, exploration 0.05: 150 won 92.5% (fog) and 77.5% (decay and fog), 100 85.0%
+  // and 90.0% (docs/ai.md).
+  double eval_scale = 100.0;
   // Extend leaves over captures (Game::legal_captures) before evaluating them, at most kMaxQuiescencePlies.
   bool quiescence = true;
   int quiescence_plies = kMaxQuiescencePlies;  // at most this many (and at most kMaxQuiescencePlies)
