@@ -1,9 +1,11 @@
 #include "ai/ai.h"
 
+#include "ai/ismcts.h"
 #include "ai/search.h"
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <optional>
 #include <unordered_map>
 
@@ -40,6 +42,14 @@ void search_features_for(const Game& game, SearchParams& params) {
       params.late_move_reductions = k.ai_late_move_reductions;
       params.late_move_pruning = k.ai_late_move_pruning;
     }
+}
+
+// How the game's catalogue entry says positions with hidden information are searched (a game made outside the
+// registry, as in tests, is searched by determinization).
+GameKind::HiddenSearch hidden_search_for(const Game& game) {
+  for (const GameKind& k : game_kinds())
+    if (k.name == game.kind()) return k.ai_hidden_search;
+  return GameKind::HiddenSearch::determinized;
 }
 
 std::chrono::steady_clock::time_point now(const Clock& clock) {
@@ -151,6 +161,30 @@ Choice choose_move(const Game& game, const Limits& given, const std::atomic<bool
 
   const LevelPlan plan = level_plan(limits.level);
   const Player me = game.to_move();
+  // Information-set MCTS where the game's entry asks for it, from level 3 up (level 2's two-ply determinized search
+  // is what makes it casual). It takes the level's budget whole; `depth` does not apply to it.
+  if (game.hidden_information() && limits.level >= 3 && legal.size() > 1 &&
+      hidden_search_for(game) == GameKind::HiddenSearch::ismcts) {
+    IsmctsParams ip;
+    ip.nodes = limits.nodes;
+    ip.ms = limits.ms;
+    ip.clock = limits.clock;
+    ip.stop = stop;
+    ip.seed = rng.next();
+    SearchParams features;
+    search_features_for(game, features);
+    ip.quiescence = features.quiescence;
+    const IsmctsResult r = ismcts_search(game, ip);
+    choice.move = r.best;
+    // The reported score is the chosen move's win probability in evaluation units (the inverse of the squash).
+    double p = r.root.empty() ? 0.5 : r.root.front().value;
+    p = std::clamp(p, 1e-4, 1 - 1e-4);
+    const int score = static_cast<int>(std::lround(ip.eval_scale * std::log(p / (1 - p))));
+    choice.info = json{{"level", limits.level}, {"depth", r.depth}, {"nodes", r.nodes}, {"score", score},
+                       {"pv", json::array({choice.move})}, {"ms", elapsed_ms(limits.clock, start)},
+                       {"worlds", r.iterations}};
+    return choice;
+  }
   int worlds = game.hidden_information() ? plan.worlds : 1;
   SearchParams params;
   params.max_depth = limits.depth.value_or(plan.max_depth);

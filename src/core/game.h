@@ -220,6 +220,11 @@ struct GameKind {
   // progressive widening: more of them the more depth remains). For games with many quiet moves a node,
   // where the ordering is good enough that the late ones rarely matter; a game turns it on once measured.
   bool ai_late_move_pruning = false;
+  // How the AI searches a position with hidden information (Game::hidden_information): by determinization
+  // (alpha-beta on each of a level's sampled worlds, the moves' scores added up) or by information-set MCTS
+  // (one tree over a fresh world an iteration, src/ai/ismcts.h). docs/ai.md, Levels, says what each game uses.
+  enum class HiddenSearch : uint8_t { determinized, ismcts };
+  HiddenSearch ai_hidden_search = HiddenSearch::determinized;
 
   // The variant for `players`, or null when this kind is not played by that many.
   const Variant* variant_for(int players) const;

@@ -55,6 +55,11 @@ const std::vector<GameKind>& game_kinds() {
           {},
           true,  // under fog
           {{2, {}, facet::Options{}.to_json()}},
+          /*ai_quiescence=*/true,
+          /*ai_late_move_reductions=*/false,
+          /*ai_late_move_pruning=*/false,
+          // Under fog: information-set MCTS beat determinized voting against today's level 3 (docs/ai.md, Levels).
+          /*ai_hidden_search=*/GameKind::HiddenSearch::ismcts,
       },
       GameKind{
           "truth",
