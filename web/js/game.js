@@ -63,11 +63,16 @@ const S = {
 
 // The fields every GET and update carries for its viewer besides the game (docs/server.md).
 const ASSIST_KEYS = ['takebacks', 'takeback_request', 'hint', 'rematch', 'analysis', 'danger', 'assist'];
-function takeAssist(src) {
+// `samePosition`: the source describes the position we already show (a read's answer, not a new move).
+function takeAssist(src, { samePosition = false } = {}) {
   if (!src) return;
   const before = S.assist;
   const next = { ...before };
   for (const k of ASSIST_KEYS) if (k in src) next[k] = src[k] ?? (k === 'danger' ? [] : k === 'assist' ? {} : null);
+  // For one position a hint only goes from pending to found. A read that left before the answer came, but whose
+  // reply came after the socket's update with the answer, still says pending: keeping it would hide the hint for
+  // good (no further update comes). Seen on a loaded machine as a hint that never showed.
+  if (samePosition) keepFoundHint(before, next);
   // Our take-back request gone with nothing played and nothing taken back: it was declined.
   const req = before.takeback_request;
   if (req && !next.takeback_request && next.takebacks === before.takebacks && heldSeats().includes(req.seat) && S.observation) {
@@ -120,6 +125,12 @@ const handOverGame = () => hiddenInfo() && heldSeats().length > 1 && !isOver();
 // turn's two actions share a ply).
 const PHASES = { setup: 0, play: 1, over: 2 };
 const phaseRank = (o) => PHASES[o.phase] ?? 1;
+const samePlace = (a, b) => phaseRank(a) === phaseRank(b) && (a.ply ?? 0) === (b.ply ?? 0) &&
+  (a.action ?? 0) === (b.action ?? 0);
+const tookBackSince = (g, takebacksBefore) => typeof g.takebacks === 'number' && g.takebacks > (takebacksBefore ?? 0);
+function keepFoundHint(before, next) {
+  if (before.hint && before.hint.move && next.hint && !next.hint.move) next.hint = before.hint;
+}
 const notOlder = (a, b) => phaseRank(a) > phaseRank(b) || (phaseRank(a) === phaseRank(b) &&
   ((a.ply ?? 0) > (b.ply ?? 0) || ((a.ply ?? 0) === (b.ply ?? 0) && (a.action ?? 0) >= (b.action ?? 0))));
 
@@ -144,18 +155,20 @@ async function fetchGame(seat = actingSeat()) {
       g = await api('GET', `/api/games/${encodeURIComponent(gameId)}`);
     } else throw e;
   }
+  const samePosition = !!(S.observation && g.observation && !tookBackSince(g, takebacksBefore) &&
+    samePlace(g.observation, S.observation));
   S.game = g;
   // An answer older than what the socket brought meanwhile (its request left before the update came) is not
   // drawn, and neither is its `legal`: with AIs moving fast (three of them before a four-player seat's turn),
   // an empty `legal` from before the turn would otherwise stand in for the turn's own, and the page would
   // wait for an update that never comes.
   // A take-back goes back in plies: a read that knows of more take-backs than we do is newer whatever its ply.
-  const tookBack = typeof g.takebacks === 'number' && g.takebacks > (takebacksBefore ?? 0);
+  const tookBack = tookBackSince(g, takebacksBefore);
   if (!S.observation || (g.observation && notOlder(g.observation, S.observation)) || g.status === 'over' || tookBack) {
     S.observation = g.observation;
     S.obsSeat = g.you ?? null;
     S.events = takeEvents(g.events);
-    takeAssist(g);
+    takeAssist(g, { samePosition });
     S.updates++;
     S.legal = g.legal || [];
     S.legalSeat = g.you ?? null;
@@ -1230,7 +1243,13 @@ function takeBack() {
 }
 function answerTakeBack(what) { return assistPost('takeback', 'takeback', { what }); }
 function askHint() {
-  return assistPost('hint', 'hint', {}, { after: (res) => { if (res && res.hint) S.assist = { ...S.assist, hint: res.hint }; } });
+  // The socket's update with the answer may come before this reply, which then still says pending.
+  return assistPost('hint', 'hint', {}, { after: (res) => {
+    if (!res || !res.hint) return;
+    const next = { ...S.assist, hint: res.hint };
+    keepFoundHint(S.assist, next);
+    S.assist = next;
+  } });
 }
 function offer(what) { return assistPost('offer', 'offers', { what }); }
 // Every seat this browser holds asks (a hot seat's rematch needs both), the seat shown last.
