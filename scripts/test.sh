@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the release and the sanitizer trees and runs every test: unit tests under ASan+UBSan, then the
-# whole suite (unit, protocol, server, API, browser) on the release build. Ends with one summary line.
+# Builds the release and the sanitizer trees and runs every test: the whole suite (unit, protocol, server, API,
+# browser) on the release build, then the unit tests again with the libraries under ASan+UBSan (the asan presets
+# build only the unit-test binaries and leave out the scripts that drive `tabula`). Ends with one summary line.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -39,22 +40,7 @@ build() {  # $1 = preset
 }
 
 start=$(date +%s)
-# The sanitizer tree compiles at the lowest priority, one job, while the release suite runs: the browser suites
-# leave about half of the two cores idle (they wait on pages), and at nice 19 the compiler takes only what they
-# leave. Whatever is left of that build when the suite ends goes on at full speed. About 5 minutes of 30 saved.
-asan_log=$(mktemp)
-asan_pid=
-if build release; then
-  ( cmake --preset asan >/dev/null && exec nice -n 19 cmake --build --preset asan --parallel 1 ) >"$asan_log" 2>&1 &
-  asan_pid=$!
-  run_ctest release
-fi
-if [ -n "$asan_pid" ]; then
-  # Stop the background build (ninja keeps what it finished and drops what it was compiling), then finish it below.
-  kill -INT "$asan_pid" 2>/dev/null; pkill -INT -P "$asan_pid" 2>/dev/null
-  wait "$asan_pid" 2>/dev/null
-fi
-rm -f "$asan_log"  # a failure there shows again in the build below
+if build release; then run_ctest release; fi
 if build asan; then ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 run_ctest asan; fi
 echo "test.sh: $(( $(date +%s) - start )) s"
 echo "$passed passed, $failed failed"

@@ -41,6 +41,14 @@ function tigadiPositions(events) {
   return out;
 }
 
+// The browse bar at `index` with its position loaded: the bar takes the index at once and says "Loading the
+// earlier position…" until the record's positions come (slow on a loaded machine: the board is read only after).
+const browsedTo = (page, index) => page.waitForFunction((i) => {
+  const bar = document.getElementById('browse-bar');
+  return !bar.classList.contains('hidden') && bar.dataset.index === String(i) &&
+    !/Loading/.test(document.getElementById('browse-text').textContent);
+}, index);
+
 test('Tigadi: browse a live game, flip, material, sounds', { timeout: 180000 }, async () => {
   const { id, token, tokens } = await makeGame('tigadi', [{ type: 'human', name: 'Ana' }, { type: 'ai', level: 1 }]);
   let g = await waitFor(id, token, myTurn);
@@ -67,7 +75,7 @@ test('Tigadi: browse a live game, flip, material, sounds', { timeout: 180000 }, 
 
   // A click on move 3 shows the position after it; the game goes on underneath.
   await page.click('#moves li[data-ply="2"] .ply');
-  await page.waitForSelector('#browse-bar:not(.hidden)[data-index="3"]');
+  await browsedTo(page, 3);
   assert.match(await page.textContent('#browse-text'), /Viewing move 3 of 8/);
   assert.deepEqual(await boardPieces(page), positions[3]);
   assert.equal(await page.getAttribute('#board', 'data-interactive'), 'false');
@@ -78,13 +86,13 @@ test('Tigadi: browse a live game, flip, material, sounds', { timeout: 180000 }, 
   await screenshot(page, 'shell-browse-tigadi');
   // Arrow keys and Home.
   await page.keyboard.press('ArrowLeft');
-  await page.waitForSelector('#browse-bar[data-index="2"]');
+  await browsedTo(page, 2);
   assert.deepEqual(await boardPieces(page), positions[2]);
   await page.keyboard.press('Home');
-  await page.waitForSelector('#browse-bar[data-index="0"]');
+  await browsedTo(page, 0);
   assert.deepEqual(await boardPieces(page), {});
   await page.keyboard.press('ArrowRight');
-  await page.waitForSelector('#browse-bar[data-index="1"]');
+  await browsedTo(page, 1);
   assert.deepEqual(await boardPieces(page), positions[1]);
 
   // A move arrives while browsing (ours through the API, and the AI's reply): the page stays where it is and
@@ -104,7 +112,7 @@ test('Tigadi: browse a live game, flip, material, sounds', { timeout: 180000 }, 
   assert.deepEqual(await boardPieces(page), g.observation.board);
   // The button too: browse, then "Back to the present".
   await page.click('#moves li[data-ply="0"] .ply');
-  await page.waitForSelector('#browse-bar:not(.hidden)[data-index="1"]');
+  await browsedTo(page, 1);
   await page.click('#browse-present');
   await page.waitForSelector('#browse-bar.hidden', { state: 'attached' });
   assert.equal(await page.getAttribute('#board', 'data-interactive'), 'true');
@@ -166,7 +174,7 @@ test('Tigadi: browse a live game, flip, material, sounds', { timeout: 180000 }, 
   await openAs(tap, id, tokens);
   await tap.waitForSelector('#moves li[data-ply="1"]');
   await tap.tap('#moves li[data-ply="1"] .ply');
-  await tap.waitForSelector('#browse-bar:not(.hidden)[data-index="2"]');
+  await browsedTo(tap, 2);
   await noSideScroll(tap);
   const bar = await tap.$eval('#browse-bar', e => e.getBoundingClientRect().toJSON());
   const board = await tap.$eval('#board', e => e.getBoundingClientRect().toJSON());
