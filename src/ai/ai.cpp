@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <optional>
+#include <string>
 #include <unordered_map>
 
 namespace tabula::ai {
@@ -72,12 +74,12 @@ int vote_value(int score, int win) {
   return std::clamp(score, -win + spread + 1, win - spread - 1);
 }
 
-// A level's defaults for whatever the caller left unset.
-Limits effective_limits(const Limits& given) {
+// A level's defaults in this game for whatever the caller left unset.
+Limits effective_limits(const Game& game, const Limits& given) {
   Limits l = given;
   l.level = std::clamp(l.level, kMinLevel, kMaxLevel);
   if (!l.ms && !l.nodes) {
-    Limits d = default_limits(l.level);
+    Limits d = level_limits(game.kind(), l.level);
     l.ms = d.ms;
     l.nodes = d.nodes;
   }
@@ -119,7 +121,41 @@ Limits default_limits(int level) {
   return l;
 }
 
-LevelInfo level_info(int level) {
+Limits level_limits(std::string_view kind, int level) {
+  Limits l = default_limits(level);
+  for (const GameKind& k : game_kinds()) {
+    if (k.name != kind) continue;
+    const uint64_t nodes = l.level == 3 ? k.ai_level3_nodes : l.level == 4 ? k.ai_level4_nodes : 0;
+    if (nodes) {
+      l.nodes = nodes;
+      l.ms.reset();
+    }
+  }
+  return l;
+}
+
+namespace {
+
+// "20,000 positions" or "about 0.35 s": what a level's default budget is in a game, for the lobby.
+std::string budget_words(std::string_view kind, int level) {
+  const Limits l = level_limits(kind, level);
+  if (l.nodes) {
+    std::string digits = std::to_string(*l.nodes), out;
+    for (size_t i = 0; i < digits.size(); ++i) {
+      if (i && (digits.size() - i) % 3 == 0) out += ',';
+      out += digits[i];
+    }
+    return out + " positions";
+  }
+  const int ms = l.ms.value_or(0);
+  char buf[32];
+  std::snprintf(buf, sizeof buf, ms % 1000 ? "about %.2g s" : "about %.0f s", ms / 1000.0);
+  return buf;
+}
+
+}  // namespace
+
+LevelInfo level_info(std::string_view kind, int level) {
   // The strength sentences summarise docs/strength.md's measurements; keep them in step with it.
   switch (std::clamp(level, kMinLevel, kMaxLevel)) {
     case 1:
@@ -128,12 +164,13 @@ LevelInfo level_info(int level) {
       return {2, "Casual", "Looks two moves ahead (2,000 positions a move). Takes what is left hanging; "
                            "a casual player beats it with a little care."};
     case 3:
-      return {3, "Club", "Searches about 0.35 s a move (tens of thousands of positions), with captures followed "
-                         "to the end. Beats level 2 in seven to nine games of ten, by game."};
+      return {3, "Club", "Searches " + budget_words(kind, 3) + " a move, with captures followed to the end: "
+                         "a clear step above level 2."};
     case 4:
-      return {4, "Strong", "Searches about 1 s a move. Deeper than level 3; a challenge for a practised player."};
+      return {4, "Strong", "Searches " + budget_words(kind, 4) + " a move: deeper than level 3, a challenge for a "
+                           "practised player."};
     default:
-      return {5, "Expert", "Searches about 2 s a move: the strongest level."};
+      return {5, "Expert", "Searches " + budget_words(kind, 5) + " a move: the strongest level."};
   }
 }
 
@@ -142,7 +179,7 @@ Memory::~Memory() = default;
 void Memory::forget() { fresh_ = true; }
 
 Choice choose_move(const Game& game, const Limits& given, const std::atomic<bool>* stop, Memory* memory) {
-  const Limits limits = effective_limits(given);
+  const Limits limits = effective_limits(game, given);
   const auto start = now(limits.clock);
   Rng rng(limits.seed);
 
@@ -325,7 +362,7 @@ bool accepts_offer(const Game& game, Player player, std::string_view what, const
   game.legal_moves(legal);
   if (legal.empty()) return false;
 
-  const Limits limits = effective_limits(given);
+  const Limits limits = effective_limits(game, given);
   Rng rng(limits.seed ^ 0x6f666665722d6169ULL);  // not the move search's sequence
   const int worlds = game.hidden_information() ? kOfferWorlds : 1;
   SearchParams params;

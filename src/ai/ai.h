@@ -26,8 +26,13 @@ struct Choice {
   json info;         // level, depth, nodes, score, pv, ms, worlds: never sent to a client while the game is on
 };
 
-// The budget a level uses when the caller gives none (the server uses these).
+// The budget a level uses when the caller gives none, in any game: level 2 2,000 nodes, levels 3, 4 and 5
+// 350 ms, 1 s and 2 s.
 Limits default_limits(int level);
+// The budget a level uses in a game of `kind` when the caller gives none (what the server, the engine protocol
+// and choose_move use): default_limits(level), with levels 3 and 4 on the node budgets the game's catalogue
+// entry sets (GameKind::ai_level3_nodes, ai_level4_nodes).
+Limits level_limits(std::string_view kind, int level);
 inline constexpr int kMinLevel = 1;
 inline constexpr int kMaxLevel = 5;
 
@@ -37,7 +42,7 @@ struct LevelInfo {
   std::string name;
   std::string description;
 };
-LevelInfo level_info(int level);
+LevelInfo level_info(std::string_view kind, int level);
 
 // What a seat's AI keeps from one move to the next of one game: its search table, so that a move's search
 // starts from what the last one learnt (its ordering, its bounds). Used only where scores do not depend on

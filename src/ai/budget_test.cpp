@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace tabula::ai {
@@ -111,6 +112,44 @@ TEST_P(Budgets, ANodeBudgetGivesTheSameChoiceForTheSameSeed) {
       EXPECT_LE(a["nodes"].get<uint64_t>(), 4000u + 64) << a;  // the budget, give or take the last node's moves
     }
   }
+}
+
+TEST_P(Budgets, LevelsThreeAndFourSearchTheirGamesOwnNodeBudgetWhenNoneIsGiven) {
+  // The levels' default budgets are the game's (GameKind::ai_level3_nodes, ai_level4_nodes: docs/strength.md):
+  // a request that names no budget gets them, so the same seed gives the same choice on any machine, and level 4
+  // searches more than level 3; level 5 keeps its 2 s.
+  const testing::GameCase& c = GetParam();
+  const GameKind& kind = game_kind(c.kind);
+  ASSERT_GT(kind.ai_level3_nodes, 0u) << c.kind;
+  ASSERT_GT(kind.ai_level4_nodes, kind.ai_level3_nodes) << c.kind;
+  const Limits five = level_limits(c.kind, 5);
+  EXPECT_EQ(five.ms, 2'000);
+  EXPECT_FALSE(five.nodes);
+  EXPECT_EQ(level_limits(c.kind, 2).nodes, 2'000u);
+  Session s = position(c, 21, 6);
+  if (s.over()) GTEST_SKIP() << "over";
+  // Under sanitizers a level-4 search is slow in the larger games: level 3 there.
+  const std::vector<int> levels = testing::kSanitized ? std::vector<int>{3} : std::vector<int>{3, 4};
+  for (int level : levels) {
+    const uint64_t budget = level == 3 ? kind.ai_level3_nodes : kind.ai_level4_nodes;
+    EXPECT_EQ(level_limits(c.kind, level).nodes, budget);
+    EXPECT_FALSE(level_limits(c.kind, level).ms);
+    Limits limits;  // the level alone
+    limits.level = level;
+    limits.seed = 9;
+    json a = choose_move(s.game(), limits).info, b = choose_move(s.game(), limits).info;
+    a.erase("ms");
+    b.erase("ms");
+    EXPECT_EQ(a, b) << c.kind << " level " << level;
+    // The budget, give or take the last node's moves; most of it used unless the search finished early.
+    EXPECT_LE(a["nodes"].get<uint64_t>(), budget + 64) << c.kind << " level " << level << ": " << a;
+    // The lobby says what the level searches: "20,000 positions a move".
+    std::string digits = std::to_string(budget), grouped;
+    for (size_t i = 0; i < digits.size(); ++i) grouped += (i && (digits.size() - i) % 3 == 0 ? "," : "") + digits.substr(i, 1);
+    EXPECT_NE(level_info(c.kind, level).description.find(grouped + " positions a move"), std::string::npos)
+        << level_info(c.kind, level).description;
+  }
+  EXPECT_NE(level_info(c.kind, 5).description.find("about 2 s"), std::string::npos) << level_info(c.kind, 5).description;
 }
 
 TEST(Memory, KeepsTheTableFromOneMoveToTheNext) {

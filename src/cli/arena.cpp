@@ -53,7 +53,8 @@ Contestant parse_contestant(const std::string& text) {
   Contestant c;
   c.name = text.substr(0, eq);
   c.spec = text.substr(eq + 1);
-  c.limits = ai::default_limits(3);
+  // A level's own budget is left unset: choose_move (or the program) takes the level's budget in the game played.
+  c.limits.level = 3;
   bool level_given = false;
   std::optional<uint64_t> nodes;
   std::optional<int> ms;
@@ -64,7 +65,7 @@ Contestant parse_contestant(const std::string& text) {
     if (e == std::string::npos) throw std::invalid_argument("expected key=value in " + text + ": " + part);
     const std::string key = part.substr(0, e), value = part.substr(e + 1);
     if (key == "level") {
-      c.limits = ai::default_limits(static_cast<int>(number(key, value, ai::kMinLevel, ai::kMaxLevel)));
+      c.limits.level = static_cast<int>(number(key, value, ai::kMinLevel, ai::kMaxLevel));
       level_given = true;
     } else if (key == "nodes") {
       nodes = number(key, value, 1, 1'000'000'000);

@@ -128,9 +128,9 @@ json EngineProtocol::dispatch(const json& request) {
     return json{{"nodes", *nodes}};
   }
   if (cmd == "ai") {
-    // A level's default budget, unless the request names one: "nodes" makes the choice deterministic.
-    ai::Limits limits =
-        ai::default_limits(static_cast<int>(int_field(request, "level", ai::kMinLevel, ai::kMaxLevel)));
+    // A level's default budget in this game, unless the request names one: "nodes" makes the choice deterministic.
+    ai::Limits limits = ai::level_limits(
+        s.game().kind(), static_cast<int>(int_field(request, "level", ai::kMinLevel, ai::kMaxLevel)));
     if (find_field(request, "seed")) limits.seed = static_cast<uint64_t>(int_field(request, "seed", 0, INT64_MAX));
     const json* nodes = find_field(request, "nodes");
     const json* ms = find_field(request, "ms");

@@ -21,7 +21,7 @@ std::string budget(const SelfplayArgs& args, int level, const std::optional<uint
   if (side_nodes) return std::to_string(*side_nodes) + " nodes";
   if (args.nodes) return std::to_string(*args.nodes) + " nodes";
   if (args.ms) return std::to_string(*args.ms) + " ms";
-  const ai::Limits d = ai::default_limits(level);
+  const ai::Limits d = ai::level_limits(args.game, level);
   if (d.nodes) return std::to_string(*d.nodes) + " nodes";
   return std::to_string(d.ms.value_or(0)) + " ms";
 }
@@ -48,7 +48,7 @@ int selfplay_command(const SelfplayArgs& args) {
   config.max_plies = args.max_plies;
   config.setup = args.setup;
   auto limits_for = [&](int level, const std::optional<uint64_t>& side_nodes) {
-    ai::Limits l = ai::default_limits(level);
+    ai::Limits l = ai::level_limits(args.game, level);
     if (args.nodes) {
       l.nodes = args.nodes;
       l.ms.reset();

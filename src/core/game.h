@@ -225,6 +225,13 @@ struct GameKind {
   // (one tree over a fresh world an iteration, src/ai/ismcts.h). docs/ai.md, Levels, says what each game uses.
   enum class HiddenSearch : uint8_t { determinized, ismcts };
   HiddenSearch ai_hidden_search = HiddenSearch::determinized;
+  // Levels 3 and 4's budgets in nodes a move when a request names no budget (0: ai::default_limits' time).
+  // Level 5 searches 2 s in every game, and 2 s is far deeper in some games than in others, so the steps
+  // below it are the game's own, set from the arena's ladders so that each level wins at least 65% against
+  // the one below (docs/strength.md). Nodes rather than time: a level is as strong on any machine, and a
+  // ladder played on node budgets replays exactly.
+  uint64_t ai_level3_nodes = 0;
+  uint64_t ai_level4_nodes = 0;
 
   // The variant for `players`, or null when this kind is not played by that many.
   const Variant* variant_for(int players) const;

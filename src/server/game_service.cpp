@@ -270,7 +270,7 @@ json GameService::kinds() const {
     for (int l : k.ai_levels)
       if (l >= ai::kMinLevel && l <= ai::kMaxLevel) {
         levels.push_back(l);
-        const ai::LevelInfo info = ai::level_info(l);
+        const ai::LevelInfo info = ai::level_info(k.name, l);
         level_info.push_back(json{{"level", l}, {"name", info.name}, {"description", info.description}});
       }
     out.push_back(json{{"name", k.name},
@@ -682,8 +682,8 @@ void GameService::notify(Live& g, const std::vector<Event>& events) {
   }
 }
 
-ai::Limits GameService::limits_for(int level) const {
-  ai::Limits limits = ai::default_limits(level);
+ai::Limits GameService::limits_for(std::string_view kind, int level) const {
+  ai::Limits limits = ai::level_limits(kind, level);
   limits.level = level;
   if (config_.ai_ms > 0) {
     limits.ms = config_.ai_ms;
@@ -738,7 +738,7 @@ void GameService::schedule_ai_move(Live& g) {
   if (g.ai_move_version == version) return;  // already thinking about this position
   g.ai_move_version = version;
   std::shared_ptr<const Game> snapshot(game.clone());
-  ai::Limits limits = limits_for(seat.level.value_or(3));
+  ai::Limits limits = limits_for(game.kind(), seat.level.value_or(3));
   std::string id = g.id;
   std::shared_ptr<AiMemory> memory = ai_memory(g.id, p);
   // A game with a person in it is served first; AI-only games wait and yield (ai_workers.h).
@@ -804,7 +804,7 @@ void GameService::schedule_ai_offer_answers(Live& g, Player offerer, const std::
   g.ai_offer_version = version;
   std::shared_ptr<const Game> snapshot(g.session.game().clone());
   std::vector<ai::Limits> limits;
-  for (const auto& a : answerers) limits.push_back(limits_for(a.second));
+  for (const auto& a : answerers) limits.push_back(limits_for(g.session.game().kind(), a.second));
   std::string id = g.id;
   scheduler_(
       AiWorkers::Lane::offer,

@@ -247,7 +247,7 @@ class GameService {
   void schedule_ai_move(Live& g);
   void schedule_ai_offer_answers(Live& g, Player offerer, const std::string& what);
   static bool has_human(const Live& g);
-  ai::Limits limits_for(int level) const;
+  ai::Limits limits_for(std::string_view kind, int level) const;
 
   // An AI seat's search table between its moves. The searches of one seat run one after another, but a
   // search overtaken (a take-back) may still run when the next starts: the later one then searches without
