@@ -169,8 +169,9 @@ json search_fingerprint(const GameKind& kind, const json& options) {
               {"nodes_per_second", seconds > 0 ? static_cast<double>(nodes) / seconds : 0.0}};
 }
 
-// How closely the time budget is kept on this machine: level 3's own budget from three positions, the longest
-// answer (reported, not asserted: a loaded machine answers later; budget_test.cpp tests the rule on a clock).
+// How closely a time budget is kept on this machine: level 3 on default_limits' 350 ms (levels 3 and 4 play on
+// node budgets by default, level 5 on 2 s) from three positions, the longest answer (reported, not asserted: a
+// loaded machine answers later; budget_test.cpp tests the rule on a clock).
 json time_budget_kept(const GameKind& kind, const json& options) {
   const ai::Limits limits = ai::default_limits(3);
   int longest = 0;
