@@ -8,10 +8,18 @@
 // Solving a pair goes by passes d = 1, 2, 3...: every entry whose value is d is final by then (no shorter
 // value can reach it any more), and its predecessors (the positions one unmove away: the other side slid a
 // goti back, or passed when it had no slide) are updated: a predecessor of a loss in d is a win in d + 1
-// unless it already wins sooner; a predecessor of a win is checked whole: when every move it has leads to a
-// final win of the other side, it is a loss, one ply longer than its longest child. Wins through a capture
+// unless it already wins sooner; a predecessor of a win has one class fewer among its unresolved children.
+// That count (the usual retrograde counter) starts as the number of distinct classes its moves within the pair
+// lead to, and is taken down once per (predecessor class, child class): the unmoves of one child can reach a
+// class twice, and two moves of one position can reach one class, both only through a symmetry, so each side
+// counts classes, not moves (counting moves would not balance: from a position a mirror fixes, two mirrored
+// slides reach one child class, whose representative has a single unmove back). At zero every move leads to a final win of the other side: a loss, one ply longer
+// than its longest child (the position is then checked whole, once, for that length). Wins through a capture
 // into a smaller table are known at the start and wait for their pass. What no pass reaches is a draw: neither
 // side can force the end, and endless play is drawn by repetition (docs/rulings.md T7).
+//
+// This gives the same bytes as the solver before it, which checked a predecessor whole each time one of its
+// children turned out a win (4 v 5 took 410 s, 5 v 5 did not finish in 8 minutes; now 10 s and 17 s).
 #include "games/tigadi/endgame.h"
 
 #include "core/error.h"
