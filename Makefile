@@ -12,7 +12,7 @@ bootstrap:
 build: bootstrap
 	cmake --preset release
 	cmake --build --preset release
-	@# Tigadi's endgame tables (seconds to build, never committed): the AI plays table positions perfectly.
+	@# Tigadi's endgame tables (half a minute to build, never committed; --max-gotis 6 is opt-in): the AI plays table positions perfectly.
 	@[ -f build/release/tables/tigadi.tbl ] || ./build/release/tabula tables --game tigadi
 
 asan: bootstrap

@@ -59,7 +59,7 @@ int record_command(bool to_text, std::istream& in, std::ostream& out, std::ostre
 struct TablesArgs {
   std::string game = "tigadi";
   std::string out;  // empty: default_tables_dir()
-  int max_gotis = 4;
+  int max_gotis = 5;  // half a minute of one core, 67 MB (docs/ai.md: Endgame tables)
 };
 int tables_command(const TablesArgs& args);
 // Where the AI looks for endgame tables: $TABULA_TABLES when set, else `tables` beside the executable.
