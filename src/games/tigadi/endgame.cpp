@@ -13,8 +13,9 @@
 // lead to, and is taken down once per (predecessor class, child class): the unmoves of one child can reach a
 // class twice, and two moves of one position can reach one class, both only through a symmetry, so each side
 // counts classes, not moves (counting moves would not balance: from a position a mirror fixes, two mirrored
-// slides reach one child class, whose representative has a single unmove back). At zero every move leads to a final win of the other side: a loss, one ply longer
-// than its longest child (the position is then checked whole, once, for that length). Wins through a capture
+// slides reach one child class, whose representative has a single unmove back). At zero every move leads to a
+// final win of the other side: a loss, one ply longer than its longest child (the position is then checked
+// whole, once, for that length). Wins through a capture
 // into a smaller table are known at the start and wait for their pass. What no pass reaches is a draw: neither
 // side can force the end, and endless play is drawn by repetition (docs/rulings.md T7).
 //
