@@ -901,6 +901,9 @@ TEST(Match, FourSeatsCountEveryWinnerOfASharedVictory) {
     EXPECT_EQ(now.draws - last.draws, a_won + b_won == 0 ? 1 : 0) << g;
     EXPECT_LE(a_won + b_won, 3) << g;
     shared += a_won + b_won > 1;
+    // The report says how it ended, a's seat (every seat in turn) and the scores that decided it.
+    const size_t seat = now.last_end.find("; a in seat " + std::to_string(g % 4) + "; scores ");
+    EXPECT_TRUE(seat != std::string::npos && seat > 0) << now.last_end;
     last = now;
   });
   EXPECT_EQ(r.games(), 8);

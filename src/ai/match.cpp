@@ -52,6 +52,7 @@ void MatchResult::add(const MatchResult& o) {
   forfeits_a += o.forfeits_a;
   forfeits_b += o.forfeits_b;
   last_winners = o.last_winners;
+  last_end = o.last_end;
 }
 
 double elo_from_score(double score) {
@@ -165,6 +166,13 @@ MatchResult play_game(const MatchConfig& config, int g, Mover& a, Mover& b) {
   else
     ++total.draws;
   total.last_winners = r.winners;
+  total.last_end = r.reason + "; a in seat";
+  for (Player p = 0; p < players; ++p)
+    if (is_a(p)) total.last_end += " " + std::to_string(p);
+  if (const json state = s.game().state_json(); state.contains("scores") && state["scores"].is_array()) {
+    total.last_end += "; scores";
+    for (const json& score : state["scores"]) total.last_end += " " + score.dump();
+  }
   for (Player p = 0; p < players; ++p) {
     const bool won = std::find(r.winners.begin(), r.winners.end(), p) != r.winners.end();
     if (is_a(p)) {

@@ -86,6 +86,9 @@ struct MatchResult {
   long long a_ms = 0, b_ms = 0;
   int forfeits_a = 0, forfeits_b = 0;  // games lost because a side could not answer (a program that failed)
   std::vector<Player> last_winners;  // the winners of the game just played (for progress reports)
+  // How the game just played ended, for progress reports: its reason, a's seats and, where the game keeps
+  // scores, each seat's ("ply-limit; a in seat 2; scores 12 30 5 8").
+  std::string last_end;
   void add(const MatchResult& other);  // sums two parts of a match (last_winners: other's)
   int games() const { return a_wins + draws + b_wins; }
   double a_score() const;  // (wins + draws/2) / games

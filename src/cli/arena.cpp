@@ -232,9 +232,10 @@ std::vector<ai::MatchResult> play_section(const Section& sec, int threads, bool 
       if (!quiet) {
         const ai::MatchResult& r = per_task[t];
         const char* outcome = r.a_wins ? "won by" : r.b_wins ? "lost by" : "drawn by";
-        std::fprintf(stderr, "%s vs %s, game %d: %s %s in %lld plies%s; %d-%d-%d so far; %.0f s\n",
+        std::fprintf(stderr, "%s vs %s, game %d: %s %s in %lld plies (%s)%s; %d-%d-%d so far; %.0f s\n",
                      sec.contestants[pr.a].name.c_str(), sec.contestants[pr.b].name.c_str(), tasks[t].game + 1, outcome,
-                     sec.contestants[pr.a].name.c_str(), r.plies, r.forfeits_a + r.forfeits_b ? " (a side failed)" : "",
+                     sec.contestants[pr.a].name.c_str(), r.plies, r.last_end.c_str(),
+                     r.forfeits_a + r.forfeits_b ? " (a side failed)" : "",
                      total.a_wins, total.draws, total.b_wins,
                      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
         std::fflush(stderr);
