@@ -16,6 +16,9 @@
 //   enemy pieces on the lattice points crossed), worth more to the player to move;
 //   its doors with three of four hostile lanterns around (and lanterns with three hostile doors);
 // - mobility: door-role pieces with a move (without one, no turn can be completed).
+// Towards the turn limit (`max_plies`), where the game ends by score, the living pieces count less and less
+// and the rivals are weighed more and more by the one with the top score: in the last kLimitRounds rounds
+// the evaluation slides to what decides the game there (points won, and the best rival's).
 // When the player to move can burn an enemy icon with its next action, or with its turn's two (a door action
 // that opens a lantern's line, then the lantern), the position is as good as won.
 #include "games/truth/moves.h"
@@ -23,6 +26,7 @@
 #include "games/truth/truth.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace tabula::truth {
 
@@ -53,6 +57,9 @@ constexpr int kLinesmanNear = 8;    // per step closer than 8 to the nearest ene
 constexpr int kThreatShareToMove = 50;  // percent of the best take that counts for the player to move
 constexpr int kThreatShareWaiting = 15;
 constexpr int kEnclosureRisk = 40;  // a door-role piece with three of four hostile lanterns around, or the reverse
+// The turn limit: over its last kLimitRounds rounds (a round is a turn of every player) the material's weight
+// goes down to nothing and the rivals' from their average to the strongest.
+constexpr int kLimitRounds = 8;
 // Mobility.
 constexpr int kMobileDoor = 12;     // per door-role piece with a move, up to kMobileDoorsCounted
 constexpr int kMobileDoorsCounted = 8;
@@ -129,8 +136,9 @@ bool enclosure_risk(const Position& pos, int id) {
   return around == 3;
 }
 
-// `to_move`: q is the player to move; it then has 2 - pos.action actions left in its turn.
-int side_value(const Position& pos, int q, bool to_move) {
+// `to_move`: q is the player to move; it then has 2 - pos.action actions left in its turn. The living pieces
+// count `material_per_mille` thousandths of their values (less near the turn limit).
+int side_value(const Position& pos, int q, bool to_move, int material_per_mille) {
   const uint8_t hostile_armies = static_cast<uint8_t>(((1u << pos.players) - 1) & ~(1u << q));
   int v = pos.scores[static_cast<size_t>(q)] * kPoint;
 
@@ -140,11 +148,11 @@ int side_value(const Position& pos, int q, bool to_move) {
   for (int e = 0; e < pos.players; ++e)
     if (e != q && pos.icon_stands(e)) targets[static_cast<size_t>(n_targets++)] = pos.icon_square(e);
 
-  int mobile_doors = 0, door_roles = 0, take = 0;
+  int mobile_doors = 0, door_roles = 0, take = 0, material = 0;
   for (int id = q * kArmySize; id < (q + 1) * kArmySize; ++id) {
     const Piece& pc = pos.piece(id);
     if (!pc.alive()) continue;
-    v += value_of(pos, id);
+    material += value_of(pos, id);
     if (pos.door_role(id)) {
       ++door_roles;
       for (int d = 0; d < kDiagonals; ++d) {
@@ -167,6 +175,7 @@ int side_value(const Position& pos, int q, bool to_move) {
       v += (8 - nearest_enemy_lantern(pos, id, 8)) * kLinesmanNear;
     }
   }
+  v += material_per_mille == 1000 ? material : material * material_per_mille / 1000;
   take = std::max(take, tactics::best_sentry_take(pos, q));
   v += std::min(mobile_doors, kMobileDoorsCounted) * kMobileDoor;
   if (mobile_doors == 0 && door_roles > 0) v -= kNoDoorMove;
@@ -201,17 +210,30 @@ int side_value(const Position& pos, int q, bool to_move) {
 
 int Truth::evaluate() const { return evaluate_for(pos_.to_move); }
 
-// For `who`: its army's score less the others' (their average with four players). A burn the player to move
+// For `who`: its army's score less the others' (their average with four players; towards the turn limit, more
+// and more the strongest's). A burn the player to move
 // can make with its next action decides the game: it is won for the mover; for anyone else it is lost when
 // it is their icon that burns and, with four players, won (shared) when it is another's, since the mover
 // wins too by burning it.
 int Truth::evaluate_for(Player who) const {
   const Position& p = pos_;
-  int total = 0;
+  // How far into the last rounds before the turn limit: 1000 before them, 0 at the limit.
+  const int limit_span = kLimitRounds * p.players;
+  const int turns_left = std::max(0, p.max_plies - p.ply);
+  const int early = turns_left >= limit_span ? 1000 : turns_left * 1000 / limit_span;
+  // Each rival's share divided on its own (not their sum): before the last rounds the value is exactly what it
+  // was before the turn limit counted, to the hundredth, so the search's choices there are unchanged.
+  int own = 0, rivals = 0, strongest = std::numeric_limits<int>::min();
   for (int q = 0; q < p.players; ++q) {
-    const int v = side_value(p, q, q == p.to_move);
-    total += q == who ? v : -v / (p.players - 1);
+    const int v = side_value(p, q, q == p.to_move, early);
+    if (q == who) {
+      own = v;
+    } else {
+      rivals += v / (p.players - 1);
+      strongest = std::max(strongest, v);
+    }
   }
+  int total = own - (early == 1000 ? rivals : (rivals * early + strongest * (1000 - early)) / 1000);
   if (const uint8_t burnable = tactics::burnable_icons(p)) {
     if (who == p.to_move) total += kBurnNow;
     else total += (burnable >> who) & 1 ? -kBurnNow : kBurnNow;

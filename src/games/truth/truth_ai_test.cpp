@@ -287,6 +287,33 @@ TEST(TruthAI, ALinesmanIsDrawnTowardsTheEnemyLanterns) {
   EXPECT_EQ(v_near - v_far, 4 * 8);
 }
 
+// At the turn limit the game ends by score (the top score wins), so over the last 8 rounds the evaluation slides
+// towards what decides it there: a living piece counts less and less, and the rivals are weighed by the
+// strongest rather than by their average. Four players, a 100-turn limit (8 rounds are its last 32 turns): at
+// turn 0 an extra Ivory door is worth its 100 and 60 points held by one rival weigh as 20 by each of three; at
+// turn 84, halfway into the last rounds, the door is worth 50 and the lone rival's lead of 40 weighs 20 points.
+TEST(TruthAI, TowardsTheTurnLimitPointsWonCountAndLivingPiecesFade) {
+  const json corners = {{"a1", "0I"},  {"c1", "0D"},  {"e1", "0D"},  {"q18", "1I"}, {"o18", "1D"}, {"m18", "1D"},
+                        {"q1", "2I"},  {"o1", "2D"},  {"m1", "2D"},  {"a18", "3I"}, {"c18", "3D"}, {"e18", "3D"}};
+  const auto ivory = [&](int ply, json scores, bool extra_door) {
+    json board = corners;
+    if (extra_door) board["g1"] = "0D";
+    const json state = {{"game", "truth"}, {"options", {{"players", 4}, {"max_plies", 100}}}, {"phase", "play"},
+                        {"to_move", 0},    {"ply", ply},  {"board", board},  {"scores", std::move(scores)}};
+    return Session::from_state("truth", state).game().evaluate_for(0);
+  };
+  const json even = {0, 20, 20, 20}, one_leads = {0, 60, 0, 0};
+  const int door_early = ivory(0, even, true) - ivory(0, even, false);
+  const int door_late = ivory(84, even, true) - ivory(84, even, false);
+  EXPECT_EQ(door_early - door_late, 50);
+  // Each rival's third is rounded on its own: equal within two hundredths of a door.
+  EXPECT_NEAR(ivory(0, even, false), ivory(0, one_leads, false), 2);
+  EXPECT_NEAR(ivory(84, even, false) - ivory(84, one_leads, false), 20 * 100, 2);
+  // What Ivory has won itself counts whole, early and late.
+  EXPECT_EQ(ivory(0, {10, 20, 20, 20}, false) - ivory(0, even, false), 10 * 100);
+  EXPECT_EQ(ivory(84, {10, 20, 20, 20}, false) - ivory(84, even, false), 10 * 100);
+}
+
 // Late move pruning (GameKind::ai_late_move_pruning, on for Truth): near the horizon a node that need not be
 // exact searches its takes, killers and first quiet actions only. A 4-action search from the suggested
 // arrangements visits fewer nodes with it, and the pruned search still burns the icon it can burn and still
