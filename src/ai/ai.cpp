@@ -38,11 +38,13 @@ void search_features_for(const Game& game, SearchParams& params) {
   params.quiescence = true;
   params.late_move_reductions = false;
   params.late_move_pruning = false;
+  params.best_reply = false;
   for (const GameKind& k : game_kinds())
     if (k.name == game.kind()) {
       params.quiescence = k.ai_quiescence;
       params.late_move_reductions = k.ai_late_move_reductions;
       params.late_move_pruning = k.ai_late_move_pruning;
+      params.best_reply = k.ai_best_reply;
     }
 }
 

@@ -857,6 +857,99 @@ TEST(Search, WithMorePlayersEveryOtherPlayerIsAssumedToPlayAgainstTheSearcher) {
   EXPECT_EQ(r.score, 10);
 }
 
+// One round of a raid: Ivory (0) advances or holds; then Jade, Ember and Onyx (1-3) each hit or rest. An
+// advance is worth 10 to Ivory less 8 for every hit; holding is worth 0 whatever they do. Every opponent's
+// turn may be skipped (Game::turn_skippable), which best-reply search uses.
+class Raid : public Game {
+ public:
+  std::unique_ptr<Game> clone() const override { return std::make_unique<Raid>(*this); }
+  std::string_view kind() const override { return "raid"; }
+  int num_players() const override { return 4; }
+  Phase phase() const override { return Phase::play; }
+  Player to_move() const override { return state_.to_move; }
+  int ply() const override { return static_cast<int>(undo_.size()); }
+  const Result* result() const override { return nullptr; }
+  void legal_moves(MoveList& out) const override {
+    out.clear();
+    if (state_.round_over) return;  // the round is over: nothing to play, the search evaluates
+    out.push(Move{0});
+    out.push(Move{1});
+  }
+  void apply(Move m, EventLog*) override {
+    undo_.push_back(state_);
+    if (state_.to_move == 0) state_.advanced = m.code == 0;
+    else state_.hits += m.code == 0;
+    next();
+  }
+  void undo() override {
+    state_ = undo_.back();
+    undo_.pop_back();
+  }
+  bool turn_skippable() const override { return state_.to_move != 0 && !state_.round_over; }
+  void skip_turn() override {
+    undo_.push_back(state_);
+    ++skips_;
+    next();
+  }
+  void undo_skip_turn() override { undo(); }
+  std::string move_to_string(Move m) const override { return std::to_string(m.code); }
+  void end_with(const Result&, EventLog*) override { fail(ErrorKind::conflict, "a raid does not end"); }
+  json state_json() const override { return json{{"hits", state_.hits}}; }
+  json observation_json(Player) const override { return state_json(); }
+  int evaluate() const override { return evaluate_for(to_move()); }
+  int evaluate_for(Player who) const override {
+    const int ivory = state_.advanced ? 10 - 8 * state_.hits : 0;
+    return who == 0 ? ivory : -ivory;
+  }
+  uint64_t hash() const override {
+    return (static_cast<uint64_t>(state_.to_move) | static_cast<uint64_t>(state_.hits) << 4 |
+            static_cast<uint64_t>(state_.advanced) << 8 | static_cast<uint64_t>(state_.round_over) << 9) *
+           0x9E3779B97F4A7C15ULL;
+  }
+  int skips() const { return skips_; }
+
+ private:
+  struct State {
+    Player to_move = 0;
+    int hits = 0;
+    bool advanced = false;
+    bool round_over = false;
+  };
+  void next() {
+    state_.to_move = (state_.to_move + 1) % 4;
+    if (state_.to_move == 0) state_.round_over = true;
+  }
+  State state_;
+  std::vector<State> undo_;
+  int skips_ = 0;
+};
+
+// Paranoid search fears all three opponents hitting (10 - 24) and holds; best-reply search lets one opponent
+// reply between two of Ivory's turns, whichever replies worst for it (10 - 8 = 2), and advances. The skips it
+// searched are counted; the paranoid search made none.
+TEST(Search, BestReplyLetsOneOpponentReplyWhereTheParanoidSearchFearsThemAll) {
+  SearchParams p;
+  p.max_depth = 4;
+  Searcher s(1 << 10);
+  Raid paranoid;
+  SearchResult r = s.run(paranoid, p);
+  EXPECT_EQ(r.best, Move{1});
+  EXPECT_EQ(r.score, 0);
+  EXPECT_EQ(paranoid.skips(), 0);
+
+  p.best_reply = true;
+  Raid best_reply;
+  r = s.run(best_reply, p);
+  EXPECT_EQ(r.best, Move{0});
+  EXPECT_EQ(r.score, 2);
+  EXPECT_GT(best_reply.skips(), 0);
+  // The principal variation stops where a turn is skipped: Ivory's advance, then Jade's hit (Jade replies, its
+  // successors skip) or nothing more.
+  ASSERT_FALSE(r.pv.empty());
+  EXPECT_EQ(r.pv[0], Move{0});
+  EXPECT_LE(r.pv.size(), 2u);
+}
+
 // A shared victory is a win for each of its winners: Ivory (0) ends the game at once with Ember (2) beside it
 // among the winners rather than take a large lead; Jade (1), to move in the same position, counts it a loss.
 TEST(Search, ASharedVictoryIsAWinForEveryWinnerAndALossForTheOthers) {

@@ -24,6 +24,10 @@ constexpr int kBadHintScore = -(1 << 26);
 // against, which the game ranks worst.
 bool is_reducible_order(int order) { return order < kKillerScore[1]; }
 
+// Best-reply search: xored into the table key at an opponent's node once an opponent has replied this round (the
+// same position is worth something else when this opponent may still reply than when it must skip).
+constexpr uint64_t kRepliedKey = 0x9b1e5c3a7d2f4e61ULL;
+
 // Late move pruning: how many moves a node searches before it drops the quiet ones left, by remaining depth
 // (the hinted moves, the table's and the killers come first and are always searched).
 constexpr std::array<int, 4> kLateMoveWidth = {0, 8, 14, 24};
@@ -192,6 +196,28 @@ int Searcher::child_value(Player mover, int depth, int alpha, int beta, int ply)
   return -negamax(depth, -beta, -alpha, ply);
 }
 
+bool Searcher::at_opponent_turn_start() const {
+  return params_->best_reply && game_->num_players() > 2 && game_->to_move() != root_ && game_->turn_skippable();
+}
+
+// The value for the side to move (an opponent) of skipping its turn: the next player moves in the same position,
+// at the same depth (a skip is not a ply of play). Counted as a node, so a budget always ends the search.
+int Searcher::skip_value(int depth, int alpha, int beta, int ply, bool quiescent) {
+  const Player me = game_->to_move();
+  game_->skip_turn();
+  ++nodes_;
+  int score = 0;
+  if (out_of_budget()) {
+    aborted_ = true;
+  } else if (same_side(game_->to_move(), me)) {
+    score = quiescent ? quiesce(depth, alpha, beta, ply + 1) : negamax(depth, alpha, beta, ply + 1);
+  } else {
+    score = quiescent ? -quiesce(depth, -beta, -alpha, ply + 1) : -negamax(depth, -beta, -alpha, ply + 1);
+  }
+  game_->undo_skip_turn();
+  return aborted_ ? 0 : score;
+}
+
 // The value of the current position (in play) for the side to move, within (alpha, beta).
 int Searcher::negamax(int depth, int alpha, int beta, int ply, bool null_allowed) {
   Frame& f = frames_[ply];
@@ -203,6 +229,9 @@ int Searcher::negamax(int depth, int alpha, int beta, int ply, bool null_allowed
     const int distance = std::min(ply + solved->plies, kMaxWinDistance);
     return solved->outcome > 0 ? kWin - distance : -(kWin - distance);
   }
+  // Best-reply search: once an opponent has replied this round, the others' turns are skipped.
+  const bool opponent_turn_start = at_opponent_turn_start();
+  if (opponent_turn_start && replied_) return skip_value(depth, alpha, beta, ply, depth <= 0);
   if (depth <= 0) return quiesce(depth, alpha, beta, ply);
 
   // No line from here ends sooner than a win on the next ply, nor later than the root's horizon.
@@ -211,7 +240,7 @@ int Searcher::negamax(int depth, int alpha, int beta, int ply, bool null_allowed
   if (alpha >= beta) return alpha;
 
   const bool pv_node = beta - alpha > 1;
-  const uint64_t key = game_->hash();
+  const uint64_t key = game_->hash() ^ (params_->best_reply && replied_ && game_->to_move() != root_ ? kRepliedKey : 0);
   Move tt_move{};
   bool has_tt_move = false;
   if (const TTEntry* e = probe(key)) {
@@ -251,6 +280,8 @@ int Searcher::negamax(int depth, int alpha, int beta, int ply, bool null_allowed
   int best = -kInfinity;
   Move best_move = f.moves[0];
   const int n = f.moves.size();
+  const bool replied_before = replied_;
+  bool cut = false;
   for (int i = 0; i < n; ++i) {
     const Move m = select_next(f, i, n);
     // Late move pruning: moves come in their order, so once a late one is quiet, so are all after it. Not
@@ -259,6 +290,7 @@ int Searcher::negamax(int depth, int alpha, int beta, int ply, bool null_allowed
         i >= kLateMoveWidth[static_cast<size_t>(depth)] && is_reducible_order(f.order[static_cast<size_t>(i)]) &&
         !is_loss_score(best))
       break;
+    note_mover(me);
     game_->apply(m);
     ++nodes_;
     int score;
@@ -276,6 +308,7 @@ int Searcher::negamax(int depth, int alpha, int beta, int ply, bool null_allowed
       if (score > alpha && score < beta && !aborted_) score = child_value(me, depth - 1, alpha, beta, ply + 1);
     }
     game_->undo();
+    replied_ = replied_before;
     if (aborted_) return 0;
 
     if (score > best) {
@@ -285,6 +318,7 @@ int Searcher::negamax(int depth, int alpha, int beta, int ply, bool null_allowed
         alpha = score;
         extend_pv(f, m, frames_[ply + 1]);
         if (alpha >= beta) {
+          cut = true;
           auto& killers = killers_[static_cast<size_t>(ply)];
           auto& has_killer = has_killer_[static_cast<size_t>(ply)];
           // Killers and history are for quiet moves: the game's hints already order the others.
@@ -308,6 +342,26 @@ int Searcher::negamax(int depth, int alpha, int beta, int ply, bool null_allowed
     }
   }
 
+  // Best-reply search: this opponent may leave the reply to a later one (not to the last before the searcher's
+  // turn, which must reply if nobody has). Tried after its own moves, with a null window first as a late move.
+  if (opponent_turn_start && !cut) {
+    game_->skip_turn();
+    const bool later_opponent = game_->to_move() != root_;
+    game_->undo_skip_turn();
+    if (later_opponent) {
+      int score = skip_value(depth, alpha, alpha + 1, ply, false);
+      if (score > alpha && score < beta && !aborted_) score = skip_value(depth, alpha, beta, ply, false);
+      if (aborted_) return 0;
+      if (score > best) {
+        best = score;
+        if (score > alpha) {
+          alpha = score;
+          f.pv_len = 0;  // the line goes through the skip: no moves to show
+        }
+      }
+    }
+  }
+
   const Bound bound = best >= beta ? kLower : best > alpha_orig ? kExact : kUpper;
   store(key, depth, best, bound, best_move, ply);
   return best;
@@ -322,6 +376,8 @@ int Searcher::negamax(int depth, int alpha, int beta, int ply, bool null_allowed
 int Searcher::quiesce(int depth, int alpha, int beta, int ply) {
   Frame& f = frames_[ply];
   f.pv_len = 0;
+  // Best-reply search: past the horizon too, only the round's one opponent moves.
+  if (replied_ && at_opponent_turn_start() && ply < kMaxPly - 2) return skip_value(depth, alpha, beta, ply, true);
   const int stand_pat = evaluate_here();
   if (!params_->quiescence || depth <= -kMaxQuiescencePlies || ply >= kMaxPly - 1) return stand_pat;
   if (stand_pat >= beta) return stand_pat;
@@ -332,12 +388,15 @@ int Searcher::quiesce(int depth, int alpha, int beta, int ply) {
   const Player me = game_->to_move();
   const int n = f.moves.size();
   for (int i = 0; i < n; ++i) f.order[static_cast<size_t>(i)] = game_->order_hint(f.moves[i]);
+  const bool replied_before = replied_;
   for (int i = 0; i < n; ++i) {
     const Move m = select_next(f, i, n);
+    note_mover(me);
     game_->apply(m);
     ++nodes_;
     const int score = child_value(me, depth - 1, alpha, beta, ply + 1);
     game_->undo();
+    replied_ = replied_before;
     if (aborted_) return 0;
     if (score > best) {
       best = score;
@@ -393,6 +452,7 @@ SearchResult Searcher::run(Game& game, const SearchParams& params) {
       // Moves after the first are searched against best-1, not best: a move that only equals the best
       // then gets its exact score, and equal moves can be told apart from worse ones.
       const int alpha = (params.exact_root_scores || best == -kInfinity) ? -kInfinity : best - 1;
+      replied_ = false;
       game.apply(r.move);
       ++nodes_;
       const int score = child_value(me, depth - 1, alpha, kInfinity, 1);

@@ -9,7 +9,8 @@
 // Truth) it lets alpha-beta prune as it does with two, where max-n could hardly prune at all, at the price
 // of fearing coalitions that seldom form. A move after which the same side is to move again (a Truth turn
 // of two actions) keeps the sign. A finished game is a win for the root player when it is among the
-// winners, alone or sharing the victory.
+// winners, alone or sharing the victory. With best reply on (SearchParams::best_reply), only one opponent
+// plays between two of the searcher's turns: the paranoid scores, without the paranoid tree's fear of all.
 #pragma once
 
 #include "core/game.h"
@@ -65,6 +66,13 @@ struct SearchParams {
   bool late_move_pruning = false;
   // Null-move pruning where the game allows it (Game::null_move_allowed): two players only.
   bool null_move = true;
+  // Best-reply search (GameKind::ai_best_reply; more than two players, where the game can skip a turn): between
+  // two of the searcher's turns exactly one opponent plays, whichever replies worst for the searcher, and every
+  // other opponent's turn is skipped (Game::skip_turn). Schadd and Winands, "Best Reply Search for Multiplayer
+  // Games" (2011): deeper than the paranoid search on the same nodes, and without its fear that every opponent
+  // plays against the searcher at once. A line through a skip is not a line of moves: the principal variation
+  // stops at the first skip.
+  bool best_reply = false;
   // Keep the table from the searcher's last run (the same game a move later): its entries still hold, and they
   // order the first iterations. Only for two players without hidden information, whose scores do not depend on
   // the root player or the sampled world (ai::Memory decides). Killers are cleared and history halved.
@@ -116,6 +124,12 @@ class Searcher {
   static Move select_next(Frame& f, int i, int n);
   int quiesce(int depth, int alpha, int beta, int ply);
   int child_value(Player mover, int depth, int alpha, int beta, int ply);
+  // Best-reply search: whether the player to move is an opponent at the start of its turn, and the value (for
+  // that opponent's side) of skipping its turn; `quiescent` continues past the horizon.
+  bool at_opponent_turn_start() const;
+  int skip_value(int depth, int alpha, int beta, int ply, bool quiescent);
+  // Whether the move about to be played by `mover` is an opponent's reply (the round's one) or the searcher's.
+  void note_mover(Player mover) { replied_ = mover != root_; }
   // The static value of the current position for the side to move.
   int evaluate_here() const;
   bool same_side(Player a, Player b) const { return (a == root_) == (b == root_); }
@@ -143,6 +157,9 @@ class Searcher {
   Game* game_ = nullptr;
   const SearchParams* params_ = nullptr;
   Player root_ = 0;  // the searching player: one side; everyone else is the other
+  // Best-reply search: an opponent has played since the searcher's last turn, so the other opponents' turns
+  // until the searcher's are skipped. Part of a node's table key at opponents' nodes.
+  bool replied_ = false;
   uint64_t nodes_ = 0;
   bool aborted_ = false;
   const Clock* clock_ = nullptr;

@@ -128,6 +128,13 @@ class Game {
   virtual bool null_move_allowed() const { return false; }
   virtual void apply_null() {}
   virtual void undo_null() {}
+  // Best-reply search (more than two players, GameKind::ai_best_reply): whether the player to move is at the
+  // start of its turn, where the search may skip that turn, and the skip: the next player is to move, nothing
+  // played, undone by undo_skip_turn. A device of the search (only one opponent replies to each of the
+  // searcher's turns), never a move of the game. Default: never.
+  virtual bool turn_skippable() const { return false; }
+  virtual void skip_turn() {}
+  virtual void undo_skip_turn() {}
   // Why `text` is not a legal move here, in words a player understands.
   virtual std::string explain_illegal(std::string_view text) const;
 
@@ -232,6 +239,11 @@ struct GameKind {
   // ladder played on node budgets replays exactly.
   uint64_t ai_level3_nodes = 0;
   uint64_t ai_level4_nodes = 0;
+  // With more than two players, whether the AI searches by best reply (Schadd and Winands 2011) instead of the
+  // plain paranoid search: between two of the searcher's turns only one opponent moves, the one whose reply is
+  // worst for the searcher, and the others' turns are skipped (Game::turn_skippable). The searcher's next turn
+  // comes after 2 turns instead of 4, and it no longer fears three opponents all playing against it.
+  bool ai_best_reply = false;
 
   // The variant for `players`, or null when this kind is not played by that many.
   const Variant* variant_for(int players) const;

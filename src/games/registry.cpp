@@ -34,6 +34,7 @@ const std::vector<GameKind>& game_kinds() {
           // 65.0%); twentyfold ones do.
           /*ai_level3_nodes=*/5'000,
           /*ai_level4_nodes=*/100'000,
+          /*ai_best_reply=*/false,
       },
       GameKind{
           "stratego",
@@ -54,6 +55,7 @@ const std::vector<GameKind>& game_kinds() {
           /*ai_hidden_search=*/GameKind::HiddenSearch::determinized,
           /*ai_level3_nodes=*/20'000,
           /*ai_level4_nodes=*/200'000,
+          /*ai_best_reply=*/false,
       },
       GameKind{
           "facet",
@@ -75,6 +77,7 @@ const std::vector<GameKind>& game_kinds() {
           /*ai_hidden_search=*/GameKind::HiddenSearch::ismcts,
           /*ai_level3_nodes=*/20'000,
           /*ai_level4_nodes=*/200'000,
+          /*ai_best_reply=*/false,
       },
       GameKind{
           "truth",
@@ -97,6 +100,7 @@ const std::vector<GameKind>& game_kinds() {
           /*ai_hidden_search=*/GameKind::HiddenSearch::determinized,
           /*ai_level3_nodes=*/15'000,
           /*ai_level4_nodes=*/80'000,
+          /*ai_best_reply=*/true,
       },
   };
   return kinds;

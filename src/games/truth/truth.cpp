@@ -41,6 +41,13 @@ void Truth::undo() {
   undo_.pop_back();
 }
 
+void Truth::skip_turn() {
+  undo_.push_back(pos_);
+  pos_.to_move = static_cast<uint8_t>((pos_.to_move + 1) % pos_.players);
+  pos_.acted = kNoPiece;
+  pos_.door_action_done = false;
+}
+
 // Whether the action takes an enemy piece, read from the board without playing it (tactics.h): quiescence
 // asks this of every action at every horizon node, where playing each on a copy made searches crawl.
 bool Truth::is_capture(Move m) const {

@@ -167,6 +167,11 @@ class Truth final : public Game {
   int evaluate_for(Player who) const override;
   int moves_per_turn() const override { return 2; }
   uint64_t hash() const override { return rules::full_hash(pos_); }
+  // Best-reply search with four players: a turn not yet begun may be skipped (the next army is to move; the
+  // turn count, sieges and agreements stay as they are).
+  bool turn_skippable() const override { return pos_.players > 2 && pos_.phase == Phase::play && pos_.action == 0; }
+  void skip_turn() override;
+  void undo_skip_turn() override { undo(); }
 
   static std::unique_ptr<Truth> from_state(const json& state);
   static const std::vector<std::string>& named_arrangements();

@@ -314,6 +314,37 @@ TEST(TruthAI, TowardsTheTurnLimitPointsWonCountAndLivingPiecesFade) {
   EXPECT_EQ(ivory(84, {10, 20, 20, 20}, false) - ivory(84, even, false), 10 * 100);
 }
 
+// Best-reply search (GameKind::ai_best_reply) skips opponents' turns: with four players a turn not yet begun can
+// be skipped (the next army is to move, the turn count and everything else as it was) and the skip undone
+// exactly; within a turn, or with two players, never.
+TEST(TruthAI, WithFourPlayersATurnNotBegunCanBeSkippedForTheSearchAndTheSkipUndone) {
+  Session s = Session::create("truth", {{"players", 4}});
+  for (Player p = 0; p < 4; ++p) s.setup_arrangement(p, "suggested", 0);
+  std::unique_ptr<Game> g = s.game().clone();
+  ASSERT_TRUE(g->turn_skippable());
+  const json before = g->state_json();
+  const uint64_t hash = g->hash();
+  g->skip_turn();
+  EXPECT_EQ(g->to_move(), 1);
+  EXPECT_EQ(g->ply(), 0);
+  EXPECT_NE(g->hash(), hash);
+  json skipped = g->state_json();
+  skipped["to_move"] = 0;
+  EXPECT_EQ(skipped, before) << "only the player to move changed";
+  g->undo_skip_turn();
+  EXPECT_EQ(g->state_json(), before);
+  EXPECT_EQ(g->hash(), hash);
+  // Within a turn: not skippable.
+  MoveList moves;
+  g->legal_moves(moves);
+  g->apply(moves[0]);
+  EXPECT_FALSE(g->turn_skippable());
+  // Two players: never.
+  Session two = Session::create("truth", json::object());
+  for (Player p = 0; p < 2; ++p) two.setup_arrangement(p, "suggested", 0);
+  EXPECT_FALSE(two.game().turn_skippable());
+}
+
 // Late move pruning (GameKind::ai_late_move_pruning, on for Truth): near the horizon a node that need not be
 // exact searches its takes, killers and first quiet actions only. A 4-action search from the suggested
 // arrangements visits fewer nodes with it, and the pruned search still burns the icon it can burn and still
