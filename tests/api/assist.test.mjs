@@ -12,13 +12,19 @@ import path from 'node:path';
 import WebSocket from 'ws';
 import { call, prng, startServer, tempDir } from './lib.mjs';
 
+// Each test ends well inside ctest's 300 s (3 s each when run here), so a wait that never ends fails here and
+// `after` prints what it waited for, rather than the whole suite being killed without a word.
+const LIMIT = { timeout: 90_000 };
+
 let server;
 const seen = { messages: 0, bytes: 0 };
+const waiting = new Map();  // viewer -> what it waits for, while it waits
 
 before(async () => {
   server = await startServer({ db: path.join(tempDir(), 'tabula.db'), aiMs: 20 });
 });
 after(async () => {
+  for (const what of waiting.values()) console.log(`# still waiting: ${what}`);
   await server.stop('SIGTERM');
   console.log(`# assist: ${seen.messages} messages (${seen.bytes} bytes) read`);
 });
@@ -62,10 +68,15 @@ class Viewer {
   }
 
   // The first frame from `from` on that satisfies pred (waits on frames, not on time; the test's timeout ends it).
+  // What it waits for is kept, so that a test that times out says where it stood (see `after`).
   async frame(pred, from = 0) {
     for (;;) {
       const hit = this.frames.slice(from).find(pred);
-      if (hit) return hit;
+      if (hit) {
+        waiting.delete(this);
+        return hit;
+      }
+      waiting.set(this, `${this.name} waits from frame ${from} of ${this.frames.length} for ${pred}`);
       await new Promise((resolve) => this.ws.once('message', resolve));
     }
   }
@@ -82,7 +93,7 @@ function keys(v, out = []) {
 
 const AI_THINKING = ['pv', 'worlds', 'nodes', 'depth', 'seed', 'info'];
 
-test('Stratego against the AI: hints, take-backs and records never show the AI army or its thinking', async () => {
+test('Stratego against the AI: hints, take-backs and records never show the AI army or its thinking', LIMIT, async () => {
   const rnd = prng(20261202);
   const created = await call(server, 'POST', '/api/games', { body: { game: 'stratego',
     seats: [{ type: 'human', name: 'Red' }, { type: 'ai', level: 2 }] } });
@@ -99,11 +110,13 @@ test('Stratego against the AI: hints, take-backs and records never show the AI a
   let hints = 0;
   let takebacks = 0;
   for (let turn = 0; turn < 24; turn++) {
+    // Frames counted from before the GET: the AI's reply may arrive while the answer is on its way, and a wait
+    // counted from after it would miss that frame and wait for ever (seen once in make test).
+    const sent = red.frames.length;
     let g = (await red.game()).json;
     if (g.observation.phase === 'over') break;
     if (g.observation.to_move !== 0) {
-      const from = red.frames.length;
-      await red.frame((m) => m.observation?.to_move === 0 || m.observation?.phase === 'over', from);
+      await red.frame((m) => m.observation?.to_move === 0 || m.observation?.phase === 'over', sent);
       g = (await red.game()).json;
       if (g.observation.phase === 'over') break;
     }
@@ -177,7 +190,7 @@ test('Stratego against the AI: hints, take-backs and records never show the AI a
   spectator.close();
 });
 
-test('FACET under fog against the AI: danger marks name only what the seat sees', async () => {
+test('FACET under fog against the AI: danger marks name only what the seat sees', LIMIT, async () => {
   const rnd = prng(7);
   const created = await call(server, 'POST', '/api/games', { body: { game: 'facet', options: { modes: ['fog'] },
     seats: [{ type: 'human', name: 'White' }, { type: 'ai', level: 1 }] } });
@@ -188,10 +201,11 @@ test('FACET under fog against the AI: danger marks name only what the seat sees'
   await spectator.connect();
   let marks = 0;
   for (let ply = 0; ply < 60; ply++) {
+    const sent = white.frames.length;  // from before the GET, as above
     let g = (await white.game()).json;
     if (g.observation.phase === 'over') break;
     if (g.observation.to_move !== 0) {
-      await white.frame((m) => m.observation?.to_move === 0 || m.observation?.phase === 'over', white.frames.length - 1);
+      await white.frame((m) => m.observation?.to_move === 0 || m.observation?.phase === 'over', sent);
       continue;
     }
     const move = g.legal[Math.floor(rnd.next() * g.legal.length)];
@@ -215,7 +229,7 @@ test('FACET under fog against the AI: danger marks name only what the seat sees'
   spectator.close();
 });
 
-test('Tigadi between people: a take-back by agreement, a rematch with the seats swapped, the record imported', async () => {
+test('Tigadi between people: a take-back by agreement, a rematch with the seats swapped, the record imported', LIMIT, async () => {
   const created = await call(server, 'POST', '/api/games', { body: { game: 'tigadi',
     seats: [{ type: 'human', name: 'Ana' }, { type: 'human', name: 'Bo' }] } });
   const { id, tokens } = created.body;
