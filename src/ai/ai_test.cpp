@@ -4,6 +4,7 @@
 #include "ai/ai.h"
 #include "ai/match.h"
 #include "ai/search.h"
+#include "core/record_text.h"
 #include "core/session.h"
 
 #include <gtest/gtest.h>
@@ -11,6 +12,9 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
 #include <optional>
 #include <set>
 
@@ -974,6 +978,45 @@ TEST(Search, ASharedVictoryIsAWinForEveryWinnerAndALossForTheOthers) {
 
 // Matches of four seats: a plays one seat (each in turn), b the other three; every winner of a shared victory
 // is counted. Random players and a short ply limit (it ends by score, often shared) make quick games.
+TEST(Match, AGameWrittenAsItsTextRecordReplaysToTheSameGame) {
+  // The arena's --records: each game's text record names the sides' seats, holds the setups (the record is
+  // the referee's, hiding nothing) and replays to the game that was played, its adjudication included.
+  MatchConfig config;
+  config.game = "stratego";
+  config.setup = "ai";
+  config.paired = true;
+  config.seed = 11;
+  config.max_plies = 40;
+  config.a_name = "new side";
+  config.b_name = "old";
+  const std::string path = ::testing::TempDir() + "match_record_test.txt";
+  config.record_to = path;
+  Limits limits = default_limits(2);
+  limits.nodes = 300;
+  limits.ms.reset();
+  LevelMover a(limits), b(limits);
+  for (int g = 0; g < 2; ++g) {
+    std::remove(path.c_str());
+    const MatchResult played = play_game(config, g, a, b);
+    std::ifstream in(path);
+    ASSERT_TRUE(in) << "game " << g << ": no record written";
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const TextRecord read = parse_record_text(text);
+    ASSERT_EQ(read.tags.players.size(), 2u);
+    EXPECT_EQ(read.tags.players[static_cast<size_t>(g % 2)], "new side") << "game " << g << ": a's seat";
+    EXPECT_EQ(read.tags.players[static_cast<size_t>(1 - g % 2)], "old") << "game " << g;
+    const Session replayed = Session::from_record(read.record);
+    ASSERT_TRUE(replayed.over()) << "game " << g;
+    EXPECT_EQ(replayed.game().result()->reason, "ply-limit") << "game " << g;
+    EXPECT_EQ(static_cast<long long>(replayed.record()["moves"].size()), played.plies) << "game " << g;
+  }
+  // A file that cannot be written: the game is still played and counted, and its report says so.
+  config.record_to = ::testing::TempDir() + "no such directory/record.txt";
+  const MatchResult unwritten = play_game(config, 0, a, b);
+  EXPECT_EQ(unwritten.games(), 1);
+  EXPECT_NE(unwritten.last_end.find("record not written"), std::string::npos) << unwritten.last_end;
+}
+
 TEST(Match, FourSeatsCountEveryWinnerOfASharedVictory) {
   MatchConfig config;
   config.game = "truth";

@@ -1,9 +1,11 @@
 #include "ai/match.h"
 
+#include "core/record_text.h"
 #include "core/session.h"
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <optional>
 #include <stdexcept>
 
@@ -11,6 +13,17 @@ namespace tabula::ai {
 
 namespace {
 constexpr int kSetupAttempts = 100;
+
+// Writes the game's text record, its seats named after the sides (docs/records.md); false when the file could
+// not be written (the game still counts; the report says so).
+template <typename IsA>
+bool write_record(const Session& s, const MatchConfig& config, IsA is_a) {
+  RecordTags tags;
+  for (Player p = 0; p < s.game().num_players(); ++p) tags.players.push_back(is_a(p) ? config.a_name : config.b_name);
+  std::ofstream out(config.record_to);
+  out << record_text(s.record(), tags);
+  return static_cast<bool>(out.flush());
+}
 }  // namespace
 
 double MatchResult::a_score() const {
@@ -173,6 +186,7 @@ MatchResult play_game(const MatchConfig& config, int g, Mover& a, Mover& b) {
     total.last_end += "; scores";
     for (const json& score : state["scores"]) total.last_end += " " + score.dump();
   }
+  if (!config.record_to.empty() && !write_record(s, config, is_a)) total.last_end += "; record not written";
   for (Player p = 0; p < players; ++p) {
     const bool won = std::find(r.winners.begin(), r.winners.end(), p) != r.winners.end();
     if (is_a(p)) {

@@ -35,6 +35,10 @@ struct MatchConfig {
   // sides take over, told to both as moves. Where the sides' own first moves would make every start alike
   // (Tigadi from the empty board, where the first player then wins), it gives each pair a start of its own.
   int opening_plies = 0;
+  // When set, play_game writes the game's text record (docs/records.md) to this file, its seats named by
+  // record_names (a's name in a's seats): arena games can be read and replayed afterwards.
+  std::string record_to;
+  std::string a_name = "a", b_name = "b";
 };
 
 // One side of a match: chooses the moves of the seats it holds. An AI level in this process, or another

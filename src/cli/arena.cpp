@@ -11,10 +11,12 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -193,8 +195,18 @@ struct Section {
   uint64_t seed = 1;
 };
 
-// Plays every pairing's games on `threads` threads and returns each pairing's result.
-std::vector<ai::MatchResult> play_section(const Section& sec, int threads, bool quiet) {
+// A contestant's name as part of a file name: letters, digits, '-' and '.' kept, anything else '_'.
+std::string file_part(const std::string& name) {
+  std::string out = name;
+  for (char& c : out)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '.') c = '_';
+  return out;
+}
+
+// Plays every pairing's games on `threads` threads and returns each pairing's result. With `records` (a
+// directory), each game's text record goes to records/s<section>-<a>-vs-<b>-g<game>.txt.
+std::vector<ai::MatchResult> play_section(const Section& sec, int section, int threads, bool quiet,
+                                          const std::string& records) {
   const std::vector<Pairing> pairs = schedule(sec.schedule_kind, sec.contestants.size());
   struct Task {
     size_t pair;
@@ -225,6 +237,12 @@ std::vector<ai::MatchResult> play_section(const Section& sec, int threads, bool 
       config.setup = sec.setup;
       config.opening_plies = sec.opening_plies;
       config.paired = true;
+      if (!records.empty()) {
+        config.a_name = sec.contestants[pr.a].name;
+        config.b_name = sec.contestants[pr.b].name;
+        config.record_to = records + "/s" + std::to_string(section) + "-" + file_part(config.a_name) + "-vs-" +
+                           file_part(config.b_name) + "-g" + std::to_string(tasks[t].game + 1) + ".txt";
+      }
       per_task[t] = ai::play_game(config, tasks[t].game, *movers[pr.a], *movers[pr.b]);
       std::lock_guard<std::mutex> lock(report);
       ai::MatchResult& total = so_far[tasks[t].pair];
@@ -365,13 +383,21 @@ int arena_command(const ArenaArgs& args) {
       out << "\n\nGenerated on " << today() << " (UTC)" << (args.commit.empty() ? "" : " from commit `" + args.commit + "`")
           << " by `" << args.invocation << "`" << (args.machine.empty() ? "" : " on " + args.machine) << ".\n";
     }
-    for (const Section& sec : sections) {
+    if (!args.records.empty()) {
+      std::error_code ec;
+      std::filesystem::create_directories(args.records, ec);
+      if (ec || !std::filesystem::is_directory(args.records))
+        throw std::invalid_argument("--records: cannot make the directory " + args.records);
+    }
+    for (size_t k = 0; k < sections.size(); ++k) {
+      const Section& sec = sections[k];
+      const int section_number = static_cast<int>(k) + 1;
       if (!args.quiet)
         std::fprintf(stderr, "%s: %s, %s, %d games a pairing, seed %llu, setups %s, %d threads\n", sec.game.c_str(),
                      contestants_text(sec).c_str(), sec.schedule_kind.c_str(), sec.games,
                      static_cast<unsigned long long>(sec.seed), sec.setup.c_str(), args.threads);
       const auto t0 = std::chrono::steady_clock::now();
-      const std::vector<ai::MatchResult> results = play_section(sec, args.threads, args.quiet);
+      const std::vector<ai::MatchResult> results = play_section(sec, section_number, args.threads, args.quiet, args.records);
       const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       if (!sec.heading.empty()) out << "\n## " << sec.heading << "\n\n";
       if (!sec.text.empty()) out << sec.text << "\n\n";

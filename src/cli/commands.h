@@ -46,6 +46,7 @@ struct ArenaArgs {
   double scale = 1.0;                     // with config: every section's games times this
   std::string commit, machine, invocation;  // with config: said in the generated document
   bool quiet = false;
+  std::string records;                    // a directory: each game's text record is written there
 };
 // Prints a line per game on stderr (unless quiet) and the tables; 0, or 1 on a bad argument or failure.
 int arena_command(const ArenaArgs& args);

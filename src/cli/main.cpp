@@ -153,6 +153,7 @@ int main(int argc, char** argv) {
   arena_cmd->add_option("--machine", arena.machine, "With --config: the machine, said in the document");
   arena_cmd->add_option("--invocation", arena.invocation, "With --config: the command that made it");
   arena_cmd->add_flag("--quiet", arena.quiet);
+  arena_cmd->add_option("--records", arena.records, "A directory: each game's text record is written there");
 
   auto* record_cmd = app.add_subcommand("record", "Convert a game record: JSON to text (--text) or text to JSON (--json), stdin to stdout");
   bool record_text = false, record_json = false;
