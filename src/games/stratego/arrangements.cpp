@@ -124,7 +124,7 @@ struct Placer {
 
 }  // namespace
 
-HomeSetup strong_setup(Rng& rng) {
+HomeSetup strong_setup(Rng& rng, int open_in_ten) {
   Placer s(rng);
   int bombs = kArmy[kBomb];
   // The Flag: the back rank nine times in ten, corners and the squares beside them a little more often.
@@ -133,9 +133,10 @@ HomeSetup strong_setup(Rng& rng) {
     return r == 1 ? 2 : 0;
   });
   s.put(flag, kFlag);
-  // Its wall: each free side a Bomb, nearly always.
+  // Its wall: each free side a Bomb, but for one side in `open_in_ten` tenths (the draw is made either way, so
+  // the rest of the setup does not depend on it).
   for (int j : s.beside(flag))
-    if (j >= 0 && bombs > 0 && s.rng.below(10) < 9) s.put(j, kBomb), --bombs;
+    if (j >= 0 && bombs > 0 && s.rng.below(10) < static_cast<uint64_t>(10 - open_in_ten)) s.put(j, kBomb), --bombs;
   // Half the time a decoy on the back rows: one or two Bombs beside a square left for an ordinary piece.
   if (bombs >= 2 && s.rng.below(2) == 0) {
     const int decoy = s.draw([&](int r, int c) { return r <= 1 && std::abs(c - flag % kFiles) >= 3 ? 1 : 0; });

@@ -30,8 +30,9 @@ namespace tabula::stratego {
 namespace {
 
 constexpr double kPriorShare = 0.85;     // the prior's share; the rest follows the pool's counts alone
-// Each enemy Bomb beside the Flag multiplies a dealing's weight (strong setups wall the Flag in: 9 of its
-// sides in 10 are Bombs there; 5 let too many worlds deal the Flag beside an ordinary piece within reach).
+// Each enemy Bomb beside the Flag multiplies a dealing's weight (strong setups wall the Flag in, the AI's own
+// on every side; an enemy's may leave a side open; 5 let too many worlds deal the Flag beside an ordinary piece
+// within reach).
 constexpr double kFlagBond = 10.0;
 constexpr int kSwapsPerPiece = 40;       // Metropolis steps per unknown piece
 constexpr double kStillPerMove = 1.0 / 400;  // a movable kind's weight for a never-moved piece: 1 − moves/400 …
@@ -83,7 +84,7 @@ const SetupPrior& setup_prior() {
     std::array<std::array<int, kKinds>, kHomeSquares> counts{};
     Rng rng(0x7365747570732d31ULL);
     for (int n = 0; n < kDraws; ++n) {
-      const HomeSetup s = strong_setup(rng);
+      const HomeSetup s = strong_setup(rng, kPriorFlagOpenInTen);
       for (int i = 0; i < kHomeSquares; ++i) ++counts[static_cast<size_t>(i)][s[static_cast<size_t>(i)]];
     }
     SetupPrior p{};
