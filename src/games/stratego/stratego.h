@@ -149,9 +149,9 @@ class Stratego final : public Game {
   int occurrences(uint64_t h) const;             // of a position since the last battle
   void add_piece(Player p, int kind, int sq, bool alive);
   void begin_play();
-  void judge_turn_start();
+  void judge_turn_start();  // the no-moves end, for the player to move
   int attack_risk() const;  // evaluation.cpp
-  void weigh_behaviour(Player viewer, Beliefs& w) const;  // belief.cpp  // the no-moves end, for the player to move
+  void weigh_behaviour(Player viewer, Beliefs& w) const;  // belief.cpp
   void push_history();
   void recompute_identity_hash();
   void set_to_move(Player p);  // keeps the position hash's side-to-move key in step
