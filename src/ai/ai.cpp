@@ -279,9 +279,10 @@ Choice choose_move(const Game& game, const Limits& given, const std::atomic<bool
   int single_score = 0;
   int voted = 0;   // worlds that finished an iteration and so scored the moves
   int guess = -1;  // the first unfinished world's guess
+  const std::unique_ptr<Game::WorldSampler> sampler = game.world_sampler(me, /*chained=*/false);
   for (int w = 0; w < worlds; ++w) {
     if (w > 0 && stop && stop->load(std::memory_order_relaxed)) break;
-    std::unique_ptr<Game> world = game.sample_world(me, rng);
+    std::unique_ptr<Game> world = sampler->sample(rng);
     params.seed = rng.next();
     // A time budget is shared out as it is spent: each world gets an equal part of what is left, so time a
     // world did not use goes to the ones after it.
@@ -373,8 +374,9 @@ bool accepts_offer(const Game& game, Player player, std::string_view what, const
   params.nodes = std::max<uint64_t>(limits.nodes.value_or(kOfferNodes) / static_cast<uint64_t>(worlds), 1);
   Searcher searcher(size_t{1} << 16);
   long long total = 0;
+  const std::unique_ptr<Game::WorldSampler> sampler = game.world_sampler(player, /*chained=*/false);
   for (int w = 0; w < worlds; ++w) {
-    std::unique_ptr<Game> world = game.sample_world(player, rng);
+    std::unique_ptr<Game> world = sampler->sample(rng);
     params.seed = rng.next();
     // The search scores for the player to move; the offer may be answered on another player's turn. With two
     // players the other's score is its negation; with more, the search (paranoid, rooted at the player to

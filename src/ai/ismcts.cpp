@@ -63,6 +63,7 @@ class Ismcts {
  public:
   Ismcts(const Game& game, const IsmctsParams& params) : game_(game), params_(params), rng_(params.seed) {
     me_ = game.to_move();
+    sampler_ = game.world_sampler(me_, /*chained=*/true);
   }
 
   IsmctsResult run() {
@@ -189,7 +190,7 @@ class Ismcts {
 
   // One iteration on a fresh world; false when the node budget ran out before it finished.
   bool iterate() {
-    std::unique_ptr<Game> world = game_.sample_world(me_, rng_);
+    std::unique_ptr<Game> world = sampler_->sample(rng_);
     path_.clear();
     uint32_t node = 0;
     int depth = 0;
@@ -292,6 +293,7 @@ class Ismcts {
   const IsmctsParams& params_;
   Rng rng_;
   Player me_ = 0;
+  std::unique_ptr<Game::WorldSampler> sampler_;  // a world an iteration, the belief read once
   std::vector<Node> nodes_;
   std::vector<uint32_t> path_;
   std::vector<uint8_t> tried_;

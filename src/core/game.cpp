@@ -56,6 +56,22 @@ bool Game::offer_stands(std::string_view, Player) const { return false; }
 
 std::unique_ptr<Game> Game::sample_world(Player, Rng&) const { return clone(); }
 
+namespace {
+class EachWorldAnew final : public Game::WorldSampler {
+ public:
+  EachWorldAnew(const Game& game, Player viewer) : game_(game), viewer_(viewer) {}
+  std::unique_ptr<Game> sample(Rng& rng) override { return game_.sample_world(viewer_, rng); }
+
+ private:
+  const Game& game_;
+  Player viewer_;
+};
+}  // namespace
+
+std::unique_ptr<Game::WorldSampler> Game::world_sampler(Player viewer, bool) const {
+  return std::make_unique<EachWorldAnew>(*this, viewer);
+}
+
 void Game::legal_captures(MoveList& out) const {
   legal_moves(out);
   int kept = 0;

@@ -184,6 +184,18 @@ class Game {
   // A complete game consistent with everything `viewer` has observed, drawn with rng. The AI searches
   // these worlds, never the true state. Games without hidden information return a copy of themselves.
   virtual std::unique_ptr<Game> sample_world(Player viewer, Rng& rng) const;
+  // Many worlds for one viewer from this position, with what the draws share worked out once: a search that
+  // draws a world an iteration (ISMCTS) must not read the whole history again for each. Independent draws
+  // are sample_world's (the same worlds for the same rng); `chained` draws may each walk on from the one
+  // before (a Markov chain over the same distribution: cheaper, and successive worlds alike), for a search
+  // that draws thousands. The sampler reads this game, which must outlive it and not change meanwhile. The
+  // default calls sample_world.
+  class WorldSampler {
+   public:
+    virtual ~WorldSampler() = default;
+    virtual std::unique_ptr<Game> sample(Rng& rng) = 0;
+  };
+  virtual std::unique_ptr<WorldSampler> world_sampler(Player viewer, bool chained) const;
   // What a forced win counts, in evaluate()'s units, when the AI adds up scores across sampled worlds: a
   // world's win must not drown the others, and the game says how much material a win is worth risking
   // (Stratego: a world that dealt the Flag to a piece must not send the Marshal into probable Bombs).

@@ -35,6 +35,9 @@ constexpr double kPriorShare = 0.85;     // the prior's share; the rest follows 
 // within reach).
 constexpr double kFlagBond = 10.0;
 constexpr int kSwapsPerPiece = 40;       // Metropolis steps per unknown piece
+// … and per unknown piece for a chained draw (world_sampler's), which walks on from the previous world: each
+// piece is offered about eight swaps, enough that successive worlds differ in most unknown identities.
+constexpr int kChainedSwapsPerPiece = 4;
 constexpr double kStillPerMove = 1.0 / 400;  // a movable kind's weight for a never-moved piece: 1 − moves/400 …
 constexpr double kStillFloor = 0.3;          // … but at least this
 // Behaviour: a piece that steps next to a piece of ours it knows, and one that steps away from it.
@@ -204,23 +207,61 @@ std::array<int, kKinds> Stratego::unseen_pool(Player p) const {
   return pool;
 }
 
+// What every world of one position shares (the belief, read from the whole history, and its marginals) is
+// worked out once, when the sampler is made; each draw then deals and walks.
+class Stratego::Sampler final : public Game::WorldSampler {
+ public:
+  Sampler(const Stratego& game, Player viewer, bool chained) : game_(game), viewer_(viewer), chained_(chained) {
+    active_ = game.phase_ == Phase::play && (viewer == 0 || viewer == 1);
+    if (!active_) return;
+    const Player enemy = 1 - viewer;
+    const int first = enemy * kArmySize, last = first + game.count_[static_cast<size_t>(enemy)];
+    pool_ = game.unseen_pool(enemy);
+    w_ = std::make_unique<Beliefs>(game.beliefs(viewer));
+    for (int id = first; id < last; ++id)  // living pieces not shown
+      if (game.pieces_[static_cast<size_t>(id)].alive && !game.pieces_[static_cast<size_t>(id)].revealed)
+        unknown_.push_back(id);
+    marginals_ = std::make_shared<const Marginals>(belief_marginals(*w_, unknown_, pool_));
+  }
+
+  std::unique_ptr<Game> sample(Rng& rng) override;
+
+ private:
+  const Stratego& game_;
+  Player viewer_;
+  bool chained_;
+  bool active_ = false;
+  std::array<int, kKinds> pool_{};
+  std::unique_ptr<Beliefs> w_;
+  std::vector<int> unknown_;
+  std::shared_ptr<const Marginals> marginals_;
+  std::vector<int> kind_;  // the dealing being drawn, by index into unknown_
+};
+
+std::unique_ptr<Game::WorldSampler> Stratego::world_sampler(Player viewer, bool chained) const {
+  return std::make_unique<Sampler>(*this, viewer, chained);
+}
+
 std::unique_ptr<Game> Stratego::sample_world(Player viewer, Rng& rng) const {
-  auto world = std::make_unique<Stratego>(*this);
+  return Sampler(*this, viewer, false).sample(rng);
+}
+
+std::unique_ptr<Game> Stratego::Sampler::sample(Rng& rng) {
+  auto world = std::make_unique<Stratego>(game_);
   world->undo_.clear();  // a world starts here; its past is only the public history it keeps
   world->search_root_ = static_cast<uint32_t>(world->history_.size());
-  if (phase_ != Phase::play || (viewer != 0 && viewer != 1)) return world;
-  const Player enemy = 1 - viewer;
-  const int first = enemy * kArmySize, last = first + count_[static_cast<size_t>(enemy)];
-  std::array<int, kKinds> pool = unseen_pool(enemy);
-  const Beliefs w = beliefs(viewer);
-
-  std::vector<int> unknown;  // living pieces not shown
-  for (int id = first; id < last; ++id)
-    if (pieces_[static_cast<size_t>(id)].alive && !pieces_[static_cast<size_t>(id)].revealed) unknown.push_back(id);
+  if (!active_) return world;
+  const Player enemy = 1 - viewer_;
+  const std::vector<int>& unknown = unknown_;
+  const std::array<int, kKinds>& pool = pool_;
+  const Beliefs& w = *w_;
   const size_t n = unknown.size();
-  std::vector<int> kind(n, -1);
+  // A chained draw walks on from the previous dealing, which is already a draw from the belief.
+  const bool fresh = !chained_ || kind_.size() != n;
+  if (fresh) kind_.assign(n, -1);
+  std::vector<int>& kind = kind_;
   auto weight = [&](size_t i, int k) { return w[static_cast<size_t>(unknown[i])][static_cast<size_t>(k)]; };
-  auto still = [&](size_t i) { return !pieces_[static_cast<size_t>(unknown[i])].moved; };
+  auto still = [&](size_t i) { return !game_.pieces_[static_cast<size_t>(unknown[i])].moved; };
 
   // A first dealing: each identity in turn to a piece drawn by its weight (uniformly when all weigh 0);
   // the Flag and Bombs first, and only to pieces that never moved, so the movable kinds left are exactly
@@ -249,35 +290,37 @@ std::unique_ptr<Game> Stratego::sample_world(Player viewer, Rng& rng) const {
   };
   constexpr int kOrder[kKinds] = {kFlag, kBomb, kMarshal, kGeneral, kSpy, kColonel,
                                   kMajor, kCaptain, kLieutenant, kMiner, kSergeant, kScout};
-  for (int k : kOrder)
-    for (int c = 0; c < pool[static_cast<size_t>(k)]; ++c)
-      if (!deal(k)) break;
-  for (size_t i = 0; i < n; ++i)
-    if (kind[i] < 0) kind[i] = still(i) ? kBomb : kScout;  // only for a position whose counts do not add up
+  if (fresh) {
+    for (int k : kOrder)
+      for (int c = 0; c < pool[static_cast<size_t>(k)]; ++c)
+        if (!deal(k)) break;
+    for (size_t i = 0; i < n; ++i)
+      if (kind[i] < 0) kind[i] = still(i) ? kBomb : kScout;  // only for a position whose counts do not add up
+  }
 
   // The Metropolis walk: swap two pieces' identities with probability min(1, weight ratio).
   std::array<int, kSquares> at;  // index into unknown by square, or -1
   at.fill(-1);
   int flag = -1;
   for (size_t i = 0; i < n; ++i) {
-    at[pieces_[static_cast<size_t>(unknown[i])].square] = static_cast<int>(i);
+    at[game_.pieces_[static_cast<size_t>(unknown[i])].square] = static_cast<int>(i);
     if (kind[i] == kFlag) flag = static_cast<int>(i);
   }
   // Enemy Bombs beside the Flag, shown ones included.
   auto bonds = [&]() {
     if (flag < 0) return 0;
     int b = 0;
-    const int sq = pieces_[static_cast<size_t>(unknown[static_cast<size_t>(flag)])].square;
+    const int sq = game_.pieces_[static_cast<size_t>(unknown[static_cast<size_t>(flag)])].square;
     for (int d = 0; d < kDirections; ++d) {
       const int s = kGeometry.neighbours[static_cast<size_t>(sq)][static_cast<size_t>(d)];
-      if (s == kNoSquare || board_[static_cast<size_t>(s)] == kEmpty || owner(board_[static_cast<size_t>(s)]) != enemy) continue;
+      if (s == kNoSquare || game_.board_[static_cast<size_t>(s)] == kEmpty || owner(game_.board_[static_cast<size_t>(s)]) != enemy) continue;
       const int i = at[static_cast<size_t>(s)];
-      b += (i >= 0 ? kind[static_cast<size_t>(i)] : pieces_[board_[static_cast<size_t>(s)]].kind) == kBomb;
+      b += (i >= 0 ? kind[static_cast<size_t>(i)] : game_.pieces_[game_.board_[static_cast<size_t>(s)]].kind) == kBomb;
     }
     return b;
   };
   if (n >= 2) {
-    for (size_t step = 0; step < kSwapsPerPiece * n; ++step) {
+    for (size_t step = 0, steps = (fresh ? kSwapsPerPiece : kChainedSwapsPerPiece) * n; step < steps; ++step) {
       const size_t i = rng.below(n), j = rng.below(n);
       const int ki = kind[i], kj = kind[j];
       if (ki == kj) continue;
@@ -297,8 +340,8 @@ std::unique_ptr<Game> Stratego::sample_world(Player viewer, Rng& rng) const {
       }
     }
   }
-  world->marginals_ = std::make_shared<const Marginals>(belief_marginals(w, unknown, pool));
-  world->believer_ = static_cast<uint8_t>(viewer);
+  world->marginals_ = marginals_;
+  world->believer_ = static_cast<uint8_t>(viewer_);
   for (size_t i = 0; i < n; ++i) world->pieces_[static_cast<size_t>(unknown[i])].kind = static_cast<uint8_t>(kind[i]);
   world->recompute_identity_hash();
   return world;

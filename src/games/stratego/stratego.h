@@ -98,6 +98,7 @@ class Stratego final : public Game {
   uint64_t hash() const override { return position_hash_ ^ identity_hash_; }
   // A world consistent with the public history and the viewer's own army (belief.cpp).
   std::unique_ptr<Game> sample_world(Player viewer, Rng& rng) const override;
+  std::unique_ptr<WorldSampler> world_sampler(Player viewer, bool chained) const override;
   // A win weighs as much as about two and a half Marshals across worlds (evaluation.cpp): a Flag a world
   // deals within reach is worth a risk only when it is likely enough.
   int world_win_value() const override;
@@ -127,6 +128,7 @@ class Stratego final : public Game {
   const Shuttle& shuttle(Player p) const { return shuttle_[static_cast<size_t>(p)]; }
 
  private:
+  class Sampler;  // belief.cpp
   enum class End : uint8_t { none, flag, no_moves, both_immobile, ply_limit, forced };
   struct Undo {
     Move move;
