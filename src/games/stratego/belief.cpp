@@ -217,11 +217,11 @@ class Stratego::Sampler final : public Game::WorldSampler {
     const Player enemy = 1 - viewer;
     const int first = enemy * kArmySize, last = first + game.count_[static_cast<size_t>(enemy)];
     pool_ = game.unseen_pool(enemy);
-    w_ = std::make_unique<Beliefs>(game.beliefs(viewer));
+    w_ = game.beliefs(viewer);
     for (int id = first; id < last; ++id)  // living pieces not shown
       if (game.pieces_[static_cast<size_t>(id)].alive && !game.pieces_[static_cast<size_t>(id)].revealed)
         unknown_.push_back(id);
-    marginals_ = std::make_shared<const Marginals>(belief_marginals(*w_, unknown_, pool_));
+    marginals_ = std::make_shared<const Marginals>(belief_marginals(w_, unknown_, pool_));
   }
 
   std::unique_ptr<Game> sample(Rng& rng) override;
@@ -232,7 +232,7 @@ class Stratego::Sampler final : public Game::WorldSampler {
   bool chained_;
   bool active_ = false;
   std::array<int, kKinds> pool_{};
-  std::unique_ptr<Beliefs> w_;
+  Beliefs w_{};
   std::vector<int> unknown_;
   std::shared_ptr<const Marginals> marginals_;
   std::vector<int> kind_;  // the dealing being drawn, by index into unknown_
@@ -254,7 +254,7 @@ std::unique_ptr<Game> Stratego::Sampler::sample(Rng& rng) {
   const Player enemy = 1 - viewer_;
   const std::vector<int>& unknown = unknown_;
   const std::array<int, kKinds>& pool = pool_;
-  const Beliefs& w = *w_;
+  const Beliefs& w = w_;
   const size_t n = unknown.size();
   // A chained draw walks on from the previous dealing, which is already a draw from the belief.
   const bool fresh = !chained_ || kind_.size() != n;
