@@ -92,6 +92,8 @@ int Stratego::evaluate() const {
     for (int k = 0; k < kKinds; ++k) {
       int v = kBaseValue[k];
       if (k == kSpy && counts[e][kMarshal] > 0) v = 150;
+      // Not monotonic (three Miners 135, two 200): both monotonic counts tried scored lower against today's
+      // level 3 over the same 200 games (docs/strength.md, "the lone walker"), so the count stays as measured.
       if (k == kMiner && counts[e][kBomb] > 0 && counts[p][kMiner] <= 2) v = 100;
       material[p] += v * counts[p][k];
     }
