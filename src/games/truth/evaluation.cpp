@@ -10,7 +10,10 @@
 //   action), every empty square beside it (an opening), its own pieces beside it (they fill the squares a
 //   lantern would need; a guardian there is a defender), hostile door-role pieces beside it (a ring), a
 //   standing siege and its count;
-// - attack: its lanterns' distance to the enemy icon, its linesmen's to the nearest enemy lantern;
+// - attack: its lanterns' distance to the enemy icon, its linesmen's to the nearest enemy lantern, its ordinary
+//   guardians' to the nearest enemy piece their contact destroys (a guardian is tethered to its icon, so this
+//   is what brings the icon forward: without it both icons withdrew to the back edge, where they have two
+//   neighbours to cover, and the guardians never reached anything);
 // - threats: the most its guardians can take with one move (enemy doors, lanterns, linesmen and sentries
 //   beside a square they reach), its linesmen by jumping an enemy lantern or its sentries by one leap (the
 //   enemy pieces on the lattice points crossed), worth more to the player to move;
@@ -54,6 +57,7 @@ constexpr int kSiegeCount = 1'500;  // per count (two destroy the icon)
 // Attack and threats.
 constexpr int kLanternNear = 6;     // per step closer than 12 to the enemy icon
 constexpr int kLinesmanNear = 8;    // per step closer than 8 to the nearest enemy lantern-role piece
+constexpr int kGuardianNear = 10;   // per step of an ordinary guardian closer than 8 to its nearest prey
 constexpr int kThreatShareToMove = 50;  // percent of the best take that counts for the player to move
 constexpr int kThreatShareWaiting = 15;
 constexpr int kEnclosureRisk = 40;  // a door-role piece with three of four hostile lanterns around, or the reverse
@@ -121,6 +125,18 @@ int nearest_enemy_lantern(const Position& pos, int id, int cap) {
   return nearest;
 }
 
+// How far (in king steps, at most `cap`) the nearest enemy piece is that guardian `id` destroys by contact (a
+// door, lantern, linesman or sentry).
+int nearest_prey(const Position& pos, int id, int cap) {
+  const Piece& pc = pos.piece(id);
+  int nearest = cap;
+  for (int y = 0; y < pos.players * kArmySize; ++y) {
+    const Piece& py = pos.piece(y);
+    if (py.alive() && py.owner != pc.owner && py.kind <= kSentry) nearest = std::min(nearest, distance(pc.square, py.square));
+  }
+  return nearest;
+}
+
 // Whether the door-role or lantern-role piece `id` has three of its four neighbours held by hostile pieces of
 // the role that encloses it (a fourth would take it).
 bool enclosure_risk(const Position& pos, int id) {
@@ -169,7 +185,10 @@ int side_value(const Position& pos, int q, bool to_move, int material_per_mille)
       for (int t = 0; t < n_targets; ++t) nearest = std::min(nearest, distance(pc.square, targets[static_cast<size_t>(t)]));
       v += (12 - nearest) * kLanternNear;
     }
-    if (pc.kind == kGuardian) take = std::max(take, guardian_take(pos, id));
+    if (pc.kind == kGuardian) {
+      take = std::max(take, guardian_take(pos, id));
+      if (!pos.lantern_guardian(id)) v += (8 - nearest_prey(pos, id, 8)) * kGuardianNear;
+    }
     else if (pc.kind == kLinesman) {
       take = std::max(take, linesman_take(pos, id));
       v += (8 - nearest_enemy_lantern(pos, id, 8)) * kLinesmanNear;

@@ -276,15 +276,30 @@ TEST(TruthAI, ADoorThatOpensItsOwnLanternsLineToTheIconIsABurnInTwoActions) {
 
 // A linesman takes lanterns by jumping them, so the evaluation draws it towards the nearest enemy lantern:
 // the same position with Ivory's linesman three steps from Jade's lantern on l13 (on k10) rather than seven
-// (on e6, out of reach of anything) is worth 4 steps more to Ivory.
+// (on e6, out of reach of anything) is worth 4 steps more to Ivory. Jade's guardian stands on g18, eight steps
+// or more from both squares, so that its own pull towards Ivory's pieces is the same in both.
 TEST(TruthAI, ALinesmanIsDrawnTowardsTheEnemyLanterns) {
   const json board = {{"i2", "0I"},  {"h3", "0G"},  {"b3", "0D"},  {"d3", "0D"},  {"i16", "1I"},
-                      {"h17", "1G"}, {"l13", "1L"}, {"b15", "1D"}, {"d15", "1D"}};
+                      {"g18", "1G"}, {"l13", "1L"}, {"b15", "1D"}, {"d15", "1D"}};
   json near = board, far = board;
   near["k10"] = "0N";
   far["e6"] = "0N";
   const int v_near = position(near).game().evaluate_for(0), v_far = position(far).game().evaluate_for(0);
   EXPECT_EQ(v_near - v_far, 4 * 8);
+}
+
+// A guardian destroys the enemy doors, lanterns, linesmen and sentries it touches but stays within four steps of
+// its icon, so the evaluation draws it towards the nearest of them (and with it the icon forward): Ivory's
+// guardian on g6, five steps from Jade's door on f11, rather than on g4, seven from it (both out of reach of a
+// take in one move and away from the icon's neighbours), is worth 2 steps more to Ivory.
+TEST(TruthAI, AGuardianIsDrawnTowardsTheEnemyPiecesItDestroys) {
+  const json board = {{"i2", "0I"},  {"b3", "0D"},  {"d3", "0D"},  {"i16", "1I"},
+                      {"h17", "1G"}, {"f11", "1D"}, {"b15", "1D"}, {"d15", "1D"}};
+  json near = board, far = board;
+  near["g6"] = "0G";
+  far["g4"] = "0G";
+  const int v_near = position(near).game().evaluate_for(0), v_far = position(far).game().evaluate_for(0);
+  EXPECT_EQ(v_near - v_far, 2 * 10);
 }
 
 // At the turn limit the game ends by score (the top score wins), so over the last 8 rounds the evaluation slides
