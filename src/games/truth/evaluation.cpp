@@ -113,26 +113,16 @@ int linesman_take(const Position& pos, int id) {
   return best;
 }
 
-// How far (in king steps, at most `cap`) the nearest enemy lantern-role piece is from piece `id`: a linesman's
-// prey, which it takes by jumping over it.
-int nearest_enemy_lantern(const Position& pos, int id, int cap) {
+// How far (in king steps, at most `cap`) the nearest enemy piece `is_prey` accepts is from piece `id`: a
+// linesman's prey is an enemy lantern-role piece, which it takes by jumping over it; an ordinary guardian's a
+// door, lantern, linesman or sentry, which its contact destroys.
+template <typename IsPrey>
+int nearest_prey(const Position& pos, int id, int cap, IsPrey is_prey) {
   const Piece& pc = pos.piece(id);
   int nearest = cap;
   for (int y = 0; y < pos.players * kArmySize; ++y) {
     const Piece& py = pos.piece(y);
-    if (py.alive() && py.owner != pc.owner && pos.lantern_role(y)) nearest = std::min(nearest, distance(pc.square, py.square));
-  }
-  return nearest;
-}
-
-// How far (in king steps, at most `cap`) the nearest enemy piece is that guardian `id` destroys by contact (a
-// door, lantern, linesman or sentry).
-int nearest_prey(const Position& pos, int id, int cap) {
-  const Piece& pc = pos.piece(id);
-  int nearest = cap;
-  for (int y = 0; y < pos.players * kArmySize; ++y) {
-    const Piece& py = pos.piece(y);
-    if (py.alive() && py.owner != pc.owner && py.kind <= kSentry) nearest = std::min(nearest, distance(pc.square, py.square));
+    if (py.alive() && py.owner != pc.owner && is_prey(y)) nearest = std::min(nearest, distance(pc.square, py.square));
   }
   return nearest;
 }
@@ -187,11 +177,14 @@ int side_value(const Position& pos, int q, bool to_move, int material_per_mille)
     }
     if (pc.kind == kGuardian) {
       take = std::max(take, guardian_take(pos, id));
-      if (!pos.lantern_guardian(id)) v += (8 - nearest_prey(pos, id, 8)) * kGuardianNear;
-    }
-    else if (pc.kind == kLinesman) {
+      if (!pos.lantern_guardian(id)) {
+        const auto contact_destroys = [&](int y) { return pos.piece(y).kind <= kSentry; };
+        v += (8 - nearest_prey(pos, id, 8, contact_destroys)) * kGuardianNear;
+      }
+    } else if (pc.kind == kLinesman) {
       take = std::max(take, linesman_take(pos, id));
-      v += (8 - nearest_enemy_lantern(pos, id, 8)) * kLinesmanNear;
+      const auto jumpable = [&](int y) { return pos.lantern_role(y); };
+      v += (8 - nearest_prey(pos, id, 8, jumpable)) * kLinesmanNear;
     }
   }
   v += material_per_mille == 1000 ? material : material * material_per_mille / 1000;
