@@ -289,9 +289,9 @@ TEST(TruthAI, ALinesmanIsDrawnTowardsTheEnemyLanterns) {
 }
 
 // A guardian destroys the enemy doors, lanterns, linesmen and sentries it touches but stays within four steps of
-// its icon, so the evaluation draws it towards the nearest of them (and with it the icon forward): Ivory's
-// guardian on g6, five steps from Jade's door on f11, rather than on g4, seven from it (both out of reach of a
-// take in one move and away from the icon's neighbours), is worth 2 steps more to Ivory.
+// its icon, so with two players the evaluation draws it towards the nearest of them (and with it the icon
+// forward): Ivory's guardian on g6, five steps from Jade's door on f11, rather than on g4, seven from it (both
+// out of reach of a take in one move and away from the icon's neighbours), is worth 2 steps more to Ivory.
 TEST(TruthAI, AGuardianIsDrawnTowardsTheEnemyPiecesItDestroys) {
   const json board = {{"i2", "0I"},  {"b3", "0D"},  {"d3", "0D"},  {"i16", "1I"},
                       {"h17", "1G"}, {"f11", "1D"}, {"b15", "1D"}, {"d15", "1D"}};
@@ -300,6 +300,15 @@ TEST(TruthAI, AGuardianIsDrawnTowardsTheEnemyPiecesItDestroys) {
   far["g4"] = "0G";
   const int v_near = position(near).game().evaluate_for(0), v_far = position(far).game().evaluate_for(0);
   EXPECT_EQ(v_near - v_far, 2 * 10);
+  // With four players the pull is off (an icon drawn forward meets three armies; docs/strength.md): the same two
+  // squares, Ember's and Indigo's icons in their corners, are worth the same.
+  const auto four = [](json four_board) {
+    four_board["q1"] = "2I";
+    four_board["a18"] = "3I";
+    const json state = {{"game", "truth"}, {"options", {{"players", 4}}}, {"phase", "play"}, {"board", four_board}};
+    return Session::from_state("truth", state).game().evaluate_for(0);
+  };
+  EXPECT_EQ(four(near), four(far));
 }
 
 // At the turn limit the game ends by score (the top score wins), so over the last 8 rounds the evaluation slides
