@@ -274,6 +274,14 @@ TEST(TruthAI, ADoorThatOpensItsOwnLanternsLineToTheIconIsABurnInTwoActions) {
   EXPECT_EQ(s.game().result()->winners, std::vector<Player>{0});
 }
 
+// How much more Ivory's evaluation is with `piece` on `near` than on `far`, the rest of `board` the same.
+int ivory_gain(const json& board, const char* piece, const char* near, const char* far) {
+  json with_near = board, with_far = board;
+  with_near[near] = piece;
+  with_far[far] = piece;
+  return position(with_near).game().evaluate_for(0) - position(with_far).game().evaluate_for(0);
+}
+
 // A linesman takes lanterns by jumping them, so the evaluation draws it towards the nearest enemy lantern:
 // the same position with Ivory's linesman three steps from Jade's lantern on l13 (on k10) rather than seven
 // (on e6, out of reach of anything) is worth 4 steps more to Ivory. Jade's guardian stands on g18, eight steps
@@ -281,11 +289,7 @@ TEST(TruthAI, ADoorThatOpensItsOwnLanternsLineToTheIconIsABurnInTwoActions) {
 TEST(TruthAI, ALinesmanIsDrawnTowardsTheEnemyLanterns) {
   const json board = {{"i2", "0I"},  {"h3", "0G"},  {"b3", "0D"},  {"d3", "0D"},  {"i16", "1I"},
                       {"g18", "1G"}, {"l13", "1L"}, {"b15", "1D"}, {"d15", "1D"}};
-  json near = board, far = board;
-  near["k10"] = "0N";
-  far["e6"] = "0N";
-  const int v_near = position(near).game().evaluate_for(0), v_far = position(far).game().evaluate_for(0);
-  EXPECT_EQ(v_near - v_far, 4 * 8);
+  EXPECT_EQ(ivory_gain(board, "0N", "k10", "e6"), 4 * 8);
 }
 
 // A guardian destroys the enemy doors, lanterns, linesmen and sentries it touches but stays within four steps of
@@ -295,11 +299,7 @@ TEST(TruthAI, ALinesmanIsDrawnTowardsTheEnemyLanterns) {
 TEST(TruthAI, AGuardianIsDrawnTowardsTheEnemyPiecesItDestroys) {
   const json board = {{"i2", "0I"},  {"b3", "0D"},  {"d3", "0D"},  {"i16", "1I"},
                       {"h17", "1G"}, {"f11", "1D"}, {"b15", "1D"}, {"d15", "1D"}};
-  json near = board, far = board;
-  near["g6"] = "0G";
-  far["g4"] = "0G";
-  const int v_near = position(near).game().evaluate_for(0), v_far = position(far).game().evaluate_for(0);
-  EXPECT_EQ(v_near - v_far, 2 * 10);
+  EXPECT_EQ(ivory_gain(board, "0G", "g6", "g4"), 2 * 10);
   // With four players the pull is off (an icon drawn forward meets three armies; docs/strength.md): the same two
   // squares, Ember's and Indigo's icons in their corners, are worth the same.
   const auto four = [](json four_board) {
@@ -308,6 +308,9 @@ TEST(TruthAI, AGuardianIsDrawnTowardsTheEnemyPiecesItDestroys) {
     const json state = {{"game", "truth"}, {"options", {{"players", 4}}}, {"phase", "play"}, {"board", four_board}};
     return Session::from_state("truth", state).game().evaluate_for(0);
   };
+  json near = board, far = board;
+  near["g6"] = "0G";
+  far["g4"] = "0G";
   EXPECT_EQ(four(near), four(far));
 }
 
