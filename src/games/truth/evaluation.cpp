@@ -56,9 +56,11 @@ constexpr int kSiege = 800;         // a ring closed
 constexpr int kSiegeCount = 1'500;  // per count (two destroy the icon)
 // Attack and threats.
 constexpr int kLanternNear = 6;     // per step closer than 12 to the enemy icon
-constexpr int kLinesmanNear = 8;    // per step closer than 8 to the nearest enemy lantern-role piece
-// Per step of an ordinary guardian closer than 8 to its nearest prey, with two players only: with four, an icon
-// drawn forward meets three armies, and the four-player games against the first cut went from 15 of 16 won to 10.
+constexpr int kPreyReach = 8;       // linesmen and guardians are drawn to prey closer than this many steps
+constexpr int kLinesmanNear = 8;    // per step closer than kPreyReach to the nearest enemy lantern-role piece
+// Per step of an ordinary guardian closer than kPreyReach to its nearest prey, with two players only: with four,
+// an icon drawn forward meets three armies, and the four-player games against the first cut went from 15 of 16
+// won to 10.
 constexpr int kGuardianNear = 10;
 constexpr int kThreatShareToMove = 50;  // percent of the best take that counts for the player to move
 constexpr int kThreatShareWaiting = 15;
@@ -122,9 +124,12 @@ template <typename IsPrey>
 int nearest_prey(const Position& pos, int id, int cap, IsPrey is_prey) {
   const Piece& pc = pos.piece(id);
   int nearest = cap;
-  for (int y = 0; y < pos.players * kArmySize; ++y) {
-    const Piece& py = pos.piece(y);
-    if (py.alive() && py.owner != pc.owner && is_prey(y)) nearest = std::min(nearest, distance(pc.square, py.square));
+  for (int e = 0; e < pos.players; ++e) {
+    if (e == pc.owner) continue;
+    for (int y = e * kArmySize; y < (e + 1) * kArmySize; ++y) {
+      const Piece& py = pos.piece(y);
+      if (py.alive() && is_prey(y)) nearest = std::min(nearest, distance(pc.square, py.square));
+    }
   }
   return nearest;
 }
@@ -181,12 +186,12 @@ int side_value(const Position& pos, int q, bool to_move, int material_per_mille)
       take = std::max(take, guardian_take(pos, id));
       if (pos.players == 2 && !pos.lantern_guardian(id)) {
         const auto contact_destroys = [&](int y) { return pos.piece(y).kind <= kSentry; };
-        v += (8 - nearest_prey(pos, id, 8, contact_destroys)) * kGuardianNear;
+        v += (kPreyReach - nearest_prey(pos, id, kPreyReach, contact_destroys)) * kGuardianNear;
       }
     } else if (pc.kind == kLinesman) {
       take = std::max(take, linesman_take(pos, id));
       const auto jumpable = [&](int y) { return pos.lantern_role(y); };
-      v += (8 - nearest_prey(pos, id, 8, jumpable)) * kLinesmanNear;
+      v += (kPreyReach - nearest_prey(pos, id, kPreyReach, jumpable)) * kLinesmanNear;
     }
   }
   v += material_per_mille == 1000 ? material : material * material_per_mille / 1000;
