@@ -274,12 +274,14 @@ TEST(TruthAI, ADoorThatOpensItsOwnLanternsLineToTheIconIsABurnInTwoActions) {
   EXPECT_EQ(s.game().result()->winners, std::vector<Player>{0});
 }
 
-// How much more Ivory's evaluation is with `piece` on `near` than on `far`, the rest of `board` the same.
-int ivory_gain(const json& board, const char* piece, const char* near, const char* far) {
+// How much more Ivory's evaluation is with `piece` on `near` than on `far`, the rest of `board` (and `extra`, as
+// for position()) the same.
+int ivory_gain(const json& board, const char* piece, const char* near, const char* far,
+               const json& extra = json::object()) {
   json with_near = board, with_far = board;
   with_near[near] = piece;
   with_far[far] = piece;
-  return position(with_near).game().evaluate_for(0) - position(with_far).game().evaluate_for(0);
+  return position(with_near, extra).game().evaluate_for(0) - position(with_far, extra).game().evaluate_for(0);
 }
 
 // A linesman takes lanterns by jumping them, so the evaluation draws it towards the nearest enemy lantern:
@@ -302,16 +304,10 @@ TEST(TruthAI, AGuardianIsDrawnTowardsTheEnemyPiecesItDestroys) {
   EXPECT_EQ(ivory_gain(board, "0G", "g6", "g4"), 2 * 10);
   // With four players the pull is off (an icon drawn forward meets three armies; docs/strength.md): the same two
   // squares, Ember's and Indigo's icons in their corners, are worth the same.
-  const auto four = [](json four_board) {
-    four_board["q1"] = "2I";
-    four_board["a18"] = "3I";
-    const json state = {{"game", "truth"}, {"options", {{"players", 4}}}, {"phase", "play"}, {"board", four_board}};
-    return Session::from_state("truth", state).game().evaluate_for(0);
-  };
-  json near = board, far = board;
-  near["g6"] = "0G";
-  far["g4"] = "0G";
-  EXPECT_EQ(four(near), four(far));
+  json four = board;
+  four["q1"] = "2I";
+  four["a18"] = "3I";
+  EXPECT_EQ(ivory_gain(four, "0G", "g6", "g4", {{"options", {{"players", 4}}}}), 0);
 }
 
 // At the turn limit the game ends by score (the top score wins), so over the last 8 rounds the evaluation slides
