@@ -61,6 +61,10 @@ int main(int argc, char** argv) {
   serve_cmd->add_option("--web-root", serve.web_root, "Folder of the browser UI")->capture_default_str();
   serve_cmd->add_option("--ai-threads", serve.ai_threads, "Worker threads for AI seats")->capture_default_str();
   serve_cmd->add_option("--ai-ms", serve.ai_ms, "AI thinking time per move in ms (0: each level's own)");
+  serve_cmd->add_option("--ai-nodes", serve.ai_nodes, "AI node budget per move, over --ai-ms (0: each level's own)");
+  serve_cmd->add_option("--test-seed", serve.test_seed,
+                        "For tests only: derive every AI and random-setup seed from this one, so games replay "
+                        "(0: secret seeds; a client who knows it can predict the AI)");
   serve_cmd->add_option("--max-body", serve.max_body, "Largest request body in bytes")->capture_default_str();
   auto& lim = serve.limits;
   serve_cmd->add_option("--max-connections", lim.max_connections, "Open connections in total (kept below the descriptor limit)")

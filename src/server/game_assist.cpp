@@ -168,7 +168,7 @@ json GameService::hint(std::string_view id, const Token& token, const json& body
   // A copy of the game as it stands: choose_move searches only worlds drawn from the seat's own view
   // (sample_world), so a hint in Stratego or under fog never reads what the seat does not know.
   std::shared_ptr<const Game> snapshot(game.clone());
-  const ai::Limits limits = limits_for(game.kind(), level);
+  const ai::Limits limits = limits_for(g, level, seat, SeedUse::hint);
   const std::string gid = g.id;
   scheduler_(
       AiWorkers::Lane::interactive,

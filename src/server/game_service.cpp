@@ -581,7 +581,7 @@ json GameService::setup(std::string_view id, const Token& token, const json& bod
     std::string name = string_field(body, "arrangement");
     // A random arrangement's seed is drawn here, from the cryptographic source, and stays secret: only
     // the placement it produced is logged, and the log is shown only once the game is over.
-    uint64_t seed = name == "random" ? secure_random_u64() : 0;
+    uint64_t seed = name == "random" ? seed_for(g, seat, SeedUse::random_arrangement) : 0;
     events = commit(g, [&](Session& s) { return s.setup_arrangement(seat, name, seed); });
   } else {
     fail(ErrorKind::bad_request, "a setup needs \"placement\" or \"arrangement\"");
@@ -682,15 +682,27 @@ void GameService::notify(Live& g, const std::vector<Event>& events) {
   }
 }
 
-ai::Limits GameService::limits_for(std::string_view kind, int level) const {
-  ai::Limits limits = ai::level_limits(kind, level);
+uint64_t GameService::seed_for(const Live& g, Player seat, SeedUse use) const {
+  // Secret and fresh: the AI's randomness is not reproducible by a client.
+  if (config_.test_seed == 0) return secure_random_u64();
+  uint64_t state = config_.test_seed;
+  state ^= splitmix64(state) ^ static_cast<uint64_t>(use);
+  state ^= splitmix64(state) ^ static_cast<uint64_t>(seat + 1);
+  state ^= splitmix64(state) ^ static_cast<uint64_t>(g.session.actions().size());
+  return splitmix64(state);
+}
+
+ai::Limits GameService::limits_for(const Live& g, int level, Player seat, SeedUse use) const {
+  ai::Limits limits = ai::level_limits(g.session.game().kind(), level);
   limits.level = level;
-  if (config_.ai_ms > 0) {
+  if (config_.ai_nodes > 0) {
+    limits.nodes = config_.ai_nodes;
+    limits.ms.reset();
+  } else if (config_.ai_ms > 0) {
     limits.ms = config_.ai_ms;
     limits.nodes.reset();
   }
-  // Secret and fresh: the AI's randomness is not reproducible by a client.
-  limits.seed = secure_random_u64();
+  limits.seed = seed_for(g, seat, use);
   return limits;
 }
 
@@ -722,7 +734,7 @@ void GameService::ai_setups(Live& g) {
     const Player p = static_cast<Player>(i);
     if (g.seats[i].type != "ai" || has_setup(g.session, p)) continue;
     json placement;
-    placement = g.session.game().ai_arrangement(p, secure_random_u64());
+    placement = g.session.game().ai_arrangement(p, seed_for(g, p, SeedUse::ai_arrangement));
     commit(g, [&](Session& s) { return s.setup(p, placement); });
   }
 }
@@ -738,7 +750,7 @@ void GameService::schedule_ai_move(Live& g) {
   if (g.ai_move_version == version) return;  // already thinking about this position
   g.ai_move_version = version;
   std::shared_ptr<const Game> snapshot(game.clone());
-  ai::Limits limits = limits_for(game.kind(), seat.level.value_or(3));
+  ai::Limits limits = limits_for(g, seat.level.value_or(3), p, SeedUse::ai_move);
   std::string id = g.id;
   std::shared_ptr<AiMemory> memory = ai_memory(g.id, p);
   // A game with a person in it is served first; AI-only games wait and yield (ai_workers.h).
@@ -804,7 +816,7 @@ void GameService::schedule_ai_offer_answers(Live& g, Player offerer, const std::
   g.ai_offer_version = version;
   std::shared_ptr<const Game> snapshot(g.session.game().clone());
   std::vector<ai::Limits> limits;
-  for (const auto& a : answerers) limits.push_back(limits_for(g.session.game().kind(), a.second));
+  for (const auto& a : answerers) limits.push_back(limits_for(g, a.second, a.first, SeedUse::offer_answer));
   std::string id = g.id;
   scheduler_(
       AiWorkers::Lane::offer,

@@ -53,6 +53,12 @@ class GameService {
 
   struct Config {
     int ai_ms = 0;              // 0: each level's default budget
+    uint64_t ai_nodes = 0;      // 0: as above; otherwise every AI search's node budget (replayable, unlike ms)
+    // 0: every random choice the server makes for a game (the AI's searches, its seats' and a "random"
+    // arrangement) draws a secret seed from the cryptographic source. Otherwise, for tests only, each is
+    // derived from this seed, the game's action count, the seat and what it is for, so that a test's games
+    // replay move for move; a client who knows it can predict the AI, so a real server never sets it.
+    uint64_t test_seed = 0;
     int ply_limit = 1000;       // games without a human seat are drawn after this many plies
     // AI seats whose search table is kept from one of their moves to the next (ai::Memory): the most
     // recently moved ones. A level-5 table is 16 MB, so the number is bounded, not one per game.
@@ -247,7 +253,12 @@ class GameService {
   void schedule_ai_move(Live& g);
   void schedule_ai_offer_answers(Live& g, Player offerer, const std::string& what);
   static bool has_human(const Live& g);
-  ai::Limits limits_for(std::string_view kind, int level) const;
+  // What a seed is drawn for: with Config::test_seed, each use has its own sequence.
+  enum class SeedUse : uint64_t { ai_move = 1, ai_arrangement, offer_answer, hint, random_arrangement };
+  // A seed for one random choice in game `g` for `seat`: secret (secure_random_u64) unless Config::test_seed.
+  uint64_t seed_for(const Live& g, Player seat, SeedUse use) const;
+  // The AI's limits for `seat` at `level` in `g`: the level's budget, or Config's ai_ms / ai_nodes.
+  ai::Limits limits_for(const Live& g, int level, Player seat, SeedUse use) const;
 
   // An AI seat's search table between its moves. The searches of one seat run one after another, but a
   // search overtaken (a take-back) may still run when the next starts: the later one then searches without

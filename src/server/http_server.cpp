@@ -854,6 +854,11 @@ int run(const Options& options) {
   try {
     GameService::Config config;
     config.ai_ms = options.ai_ms;
+    config.ai_nodes = options.ai_nodes;
+    config.test_seed = options.test_seed;
+    if (options.test_seed != 0)
+      std::fprintf(stderr, "tabula serve: --test-seed %llu: the AI's choices are predictable (for tests only)\n",
+                   static_cast<unsigned long long>(options.test_seed));
     service = std::make_unique<GameService>(
         *storage,
         [&workers](AiWorkers::Lane lane, AiWorkers::Job job, AiWorkers::Done done) {

@@ -4,6 +4,7 @@
 #include "server/admission.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace tabula::server {
@@ -15,6 +16,8 @@ struct Options {
   std::string web_root;  // the folder of the browser UI
   int ai_threads = 1;    // worker threads for AI seats (never the I/O thread)
   int ai_ms = 0;         // 0: each level's default budget; otherwise the AI's thinking time per move
+  uint64_t ai_nodes = 0; // 0: as above; otherwise the AI's node budget per search (over ai_ms)
+  uint64_t test_seed = 0;  // 0: secret seeds; otherwise replayable ones, for tests only (GameService::Config)
   std::size_t max_body = 64 * 1024;
   Limits limits;         // per address and in total: admission.h, docs/server.md
 };

@@ -12,8 +12,9 @@ import assert from 'node:assert/strict';
 import { afterEach } from 'node:test';
 import { chromium } from 'playwright-core';
 
-// Every random choice a test makes (which lit piece, which move) comes from one seeded generator, so a failing
-// run can be replayed: E2E_SEED=<n> repeats it. The seed is printed as a TAP comment, which ctest shows with a
+// Every random choice a test makes (which lit piece, which move) comes from one seeded generator, and the
+// server's (the AI's moves and setups) from the same seed, so a failing run can be replayed: E2E_SEED=<n>
+// repeats it. The seed is printed as a TAP comment, which ctest shows with a
 // failure. Only this Node process's Math.random is replaced; the pages in Chromium keep their own.
 export const SEED = Number.parseInt(process.env.E2E_SEED ?? '20261201', 10) >>> 0;
 Math.random = (() => {
@@ -50,7 +51,10 @@ export async function startServer({ port: wantPort, dir: wantDir } = {}) {
   if (!fs.existsSync(bin)) throw new Error(`no server binary at ${bin} (build it, or set TABULA_BIN)`);
   const port = wantPort ?? await freePort();
   const dir = wantDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'tabula-e2e-'));
-  const args = ['serve', '--port', String(port), '--db', path.join(dir, 't.db'), '--web-root', path.join(REPO, 'web'), '--ai-ms', '50'];
+  // The AI on a node budget and its seeds derived from SEED (--test-seed): the server's side of a game replays
+  // too, so a failure seen once is seen again with the same E2E_SEED.
+  const args = ['serve', '--port', String(port), '--db', path.join(dir, 't.db'), '--web-root', path.join(REPO, 'web'),
+    '--ai-nodes', '5000', '--test-seed', String(SEED || 1)];
   const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   child.stdout.on('data', d => { log += d; });

@@ -549,6 +549,30 @@ TEST(GameService, AiAgainstAiIsDrawnAtThePlyLimit) {
   EXPECT_FALSE(h.svc().ai_pending(id));
 }
 
+// With Config::test_seed the server's random choices (the AI seats' arrangements and moves) are derived from it,
+// the action count and the seat, so a test's AI-only Stratego game replays setup and move for move on a fresh
+// server; another seed plays another game. On a node budget: time is not read.
+TEST(GameService, WithATestSeedAGameOfAiSeatsReplaysMoveForMove) {
+  auto play = [](uint64_t seed) {
+    GameService::Config config = Harness::quick_config();
+    config.ai_nodes = 400;
+    config.test_seed = seed;
+    config.ply_limit = 24;
+    Harness h(config);
+    json created = h.svc().create(
+        json::parse(R"({"game":"stratego","seats":[{"type":"ai","level":2},{"type":"ai","level":1}]})"));
+    const std::string id = created["id"];
+    EXPECT_TRUE(h.pump_until([&] { return h.svc().get(id, std::nullopt)["status"] == "over"; }));
+    return h.svc().record(id);
+  };
+  const json a = play(7);
+  ASSERT_EQ(a["moves"].size(), 24u);
+  EXPECT_EQ(play(7)["actions"], a["actions"]);  // the setups, the moves and the adjudication (not the id or the date)
+  const json b = play(8);
+  EXPECT_NE(b["moves"], a["moves"]);
+  EXPECT_NE(b["setups"], a["setups"]);
+}
+
 TEST(GameService, GamesAndTokensSurviveARestart) {
   Harness h;
   json created = h.svc().create(json::parse(R"({"game":"tigadi","seats":[{"type":"human","name":"Ana"},{"type":"open"}]})"));
