@@ -579,8 +579,9 @@ json GameService::setup(std::string_view id, const Token& token, const json& bod
     events = commit(g, [&](Session& s) { return s.setup(seat, *p); });
   } else if (find_field(body, "arrangement")) {
     std::string name = string_field(body, "arrangement");
-    // A random arrangement's seed is drawn here, from the cryptographic source, and stays secret: only
-    // the placement it produced is logged, and the log is shown only once the game is over.
+    // A random arrangement's seed is drawn here, from the cryptographic source (seed_for; a test server's
+    // --test-seed aside), and stays secret: only the placement it produced is logged, and the log is shown
+    // only once the game is over.
     uint64_t seed = name == "random" ? seed_for(g, seat, SeedUse::random_arrangement) : 0;
     events = commit(g, [&](Session& s) { return s.setup_arrangement(seat, name, seed); });
   } else {
