@@ -686,10 +686,10 @@ void GameService::notify(Live& g, const std::vector<Event>& events) {
 uint64_t GameService::seed_for(const Live& g, Player seat, SeedUse use) const {
   // Secret and fresh: the AI's randomness is not reproducible by a client.
   if (config_.test_seed == 0) return secure_random_u64();
-  uint64_t state = config_.test_seed;
-  state ^= splitmix64(state) ^ static_cast<uint64_t>(use);
-  state ^= splitmix64(state) ^ static_cast<uint64_t>(seat + 1);
-  state ^= splitmix64(state) ^ static_cast<uint64_t>(g.session.actions().size());
+  // One key per choice: the use in the top byte, the seat in the next, the action count in the low 48 bits;
+  // splitmix64 is a bijection, so distinct keys give distinct seeds.
+  uint64_t state = config_.test_seed ^ (static_cast<uint64_t>(use) << 56) ^ (static_cast<uint64_t>(seat + 1) << 48) ^
+                   static_cast<uint64_t>(g.session.actions().size());
   return splitmix64(state);
 }
 

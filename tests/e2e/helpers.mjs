@@ -14,8 +14,8 @@ import { chromium } from 'playwright-core';
 
 // Every random choice a test makes (which lit piece, which move) comes from one seeded generator, and the
 // server's (the AI's moves and setups) from the same seed, so a failing run can be replayed: E2E_SEED=<n>
-// repeats it. The seed is printed as a TAP comment, which ctest shows with a
-// failure. Only this Node process's Math.random is replaced; the pages in Chromium keep their own.
+// repeats it. The seed is printed as a TAP comment, which ctest shows with a failure. Only this Node process's
+// Math.random is replaced; the pages in Chromium keep their own.
 export const SEED = Number.parseInt(process.env.E2E_SEED ?? '20261201', 10) >>> 0;
 Math.random = (() => {
   let a = SEED;
