@@ -891,6 +891,13 @@ int run(const Options& options) {
       auto results = resolver.resolve(options.host, std::to_string(options.port));
       if (results.empty()) throw std::runtime_error("no address");
       tcp::endpoint endpoint = results.begin()->endpoint();
+      // With --test-seed a client can predict the AI and its seats' hidden setups: only a test on this machine.
+      if (options.test_seed != 0 && !endpoint.address().is_loopback()) {
+        std::fprintf(stderr, "tabula serve: --test-seed is for tests on this machine only; refused on %s\n",
+                     endpoint.address().to_string().c_str());
+        workers.stop();
+        return 2;
+      }
       acceptor.open(endpoint.protocol());
       acceptor.set_option(asio::socket_base::reuse_address(true));
       acceptor.bind(endpoint);

@@ -79,6 +79,23 @@ test('a corrupt database: clear error, non-zero exit, file untouched', async () 
   assert.ok(!fs.existsSync(`${db}-wal`));
 });
 
+// --test-seed makes the AI's moves and its seats' hidden setups predictable (docs/server.md): a server reachable
+// from other machines refuses it; on the loopback address it serves.
+test('--test-seed on an address other than loopback: clear error, exit 2', async () => {
+  const port = await freePort();
+  const db = path.join(tempDir(), 'tabula.db');
+  const { code, output } = await runToExit(['serve', '--host', '0.0.0.0', '--port', String(port), '--db', db, '--test-seed', '7']);
+  assert.equal(code, 2, output);
+  assert.match(output, /--test-seed is for tests on this machine only; refused on 0\.0\.0\.0/);
+  const server = await startServer({ db: path.join(tempDir(), 'tabula.db'), extra: ['--test-seed', '7'] });
+  try {
+    assert.equal((await call(server, 'GET', '/healthz')).status, 200);
+    assert.match(server.log(), /--test-seed 7: the AI's choices are predictable/);
+  } finally {
+    await server.stop('SIGTERM');
+  }
+});
+
 test('a port in use: clear error, non-zero exit', async () => {
   const server = await startServer({ db: path.join(tempDir(), 'tabula.db') });
   try {
