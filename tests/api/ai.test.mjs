@@ -8,7 +8,7 @@ import { call, createGame, openSocket, startServer, tempDir } from './lib.mjs';
 let server;
 
 before(async () => {
-  server = await startServer({ db: path.join(tempDir(), 'tabula.db'), aiMs: 30 });
+  server = await startServer({ db: path.join(tempDir(), 'tabula.db') });
 });
 after(async () => {
   await server.stop('SIGTERM');

@@ -21,7 +21,7 @@ const seen = { messages: 0, bytes: 0 };
 const waiting = new Map();  // viewer -> what it waits for, while it waits
 
 before(async () => {
-  server = await startServer({ db: path.join(tempDir(), 'tabula.db'), aiMs: 20 });
+  server = await startServer({ db: path.join(tempDir(), 'tabula.db') });
 });
 after(async () => {
   for (const what of waiting.values()) console.log(`# still waiting: ${what}`);

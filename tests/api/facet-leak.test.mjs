@@ -24,14 +24,13 @@ import {
 
 let server;
 let db;
-const AI_MS = 15;
 const totals = { games: 0, plies: 0, messages: 0, bytes: 0, bad: 0, pairs: 0, restarts: 0 };
 const stats = {};
 const started = Date.now();
 
 before(async () => {
   db = path.join(tempDir(), 'tabula.db');
-  server = await startServer({ db, aiMs: AI_MS });
+  server = await startServer({ db });
 });
 after(async () => {
   await server.stop('SIGTERM');
@@ -252,7 +251,7 @@ async function playGame(spec) {
       if (ply === spec.restartAt) {
         // The server is stopped and started again on its database: the views it rebuilds are the same.
         await server.stop('SIGTERM');
-        server = await startServer({ db, aiMs: AI_MS });
+        server = await startServer({ db });
         totals.restarts++;
         for (const v of all) await v.connect();
       }

@@ -13,7 +13,7 @@ import { legalMoves } from './facet-lib.mjs';
 let server;
 
 before(async () => {
-  server = await startServer({ db: path.join(tempDir(), 'tabula.db'), aiMs: 20 });
+  server = await startServer({ db: path.join(tempDir(), 'tabula.db') });
 });
 after(async () => {
   await server.stop('SIGTERM');

@@ -53,14 +53,35 @@ function limitFlags(limits, extra) {
   return out;
 }
 
+// The server's own random choices (the AI's moves, hints and offer answers, the AI seats' setups) derive from
+// SEED (--test-seed) and its AI searches a node budget, so a failing suite replays whole, as the tests' own
+// choices (prng) do: API_SEED=<n> repeats it. The seed is printed as a TAP comment, which ctest shows with a
+// failure.
+export const SEED = (Number.parseInt(process.env.API_SEED ?? '20261205', 10) >>> 0) || 1;
+console.log(`# API_SEED=${SEED}`);
+
+// The AI's default budget in the suites: a few milliseconds a move in the release build.
+const AI_NODES = 2000;
+
+// How the server's AI thinks: `aiMs` (a time budget, secret seeds) for a test that needs searches that take
+// time (the abuse suite keeps the AI busy on purpose); otherwise AI_NODES nodes, seeded from SEED. A test
+// that passes its own --test-seed keeps it.
+function aiFlags(aiMs, extra) {
+  if (aiMs !== undefined) return ['--ai-ms', String(aiMs)];
+  const out = ['--ai-nodes', String(AI_NODES)];
+  if (!extra.includes('--test-seed')) out.push('--test-seed', String(SEED));
+  return out;
+}
+
 // Starts `tabula serve` and waits for /healthz. Returns { url, port, proc, pid, log(), stop(signal) }.
-// `limits`: limit flags by name (see limitFlags). `nofile`: the descriptor limit to start it under, a number
-// (soft and hard, as `ulimit -n`) or {soft} (only the soft one: the server may raise it to the hard one).
-export async function startServer({ db, aiMs = 30, extra = [], limits = {}, nofile } = {}) {
+// `aiMs`: see aiFlags. `limits`: limit flags by name (see limitFlags). `nofile`: the descriptor limit to start
+// it under, a number (soft and hard, as `ulimit -n`) or {soft} (only the soft one: the server may raise it to
+// the hard one).
+export async function startServer({ db, aiMs, extra = [], limits = {}, nofile } = {}) {
   if (!fs.existsSync(bin)) throw new Error(`no tabula binary at ${bin} (build it, or set TABULA_BIN)`);
   const port = await freePort();
   const args = ['serve', '--host', '127.0.0.1', '--port', String(port), '--db', db,
-    '--web-root', path.join(repoRoot, 'web'), '--ai-ms', String(aiMs), ...limitFlags(limits, extra), ...extra];
+    '--web-root', path.join(repoRoot, 'web'), ...aiFlags(aiMs, extra), ...limitFlags(limits, extra), ...extra];
   let proc;
   if (nofile === undefined) {
     proc = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });

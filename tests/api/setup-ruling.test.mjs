@@ -60,7 +60,7 @@ async function lookAgain(server, id, seat, token) {
 
 test('an attacker who joins and resigns during setup sees nothing of the victim\'s setup, nor do spectators, even after a restart', async () => {
   const db = path.join(tempDir(), 'tabula.db');
-  let server = await startServer({ db, aiMs: 20 });
+  let server = await startServer({ db });
   try {
     const creator = new Viewer(server, null, null, null);
     const created = await creator.call('POST', '/api/games', {
@@ -114,7 +114,7 @@ test('an attacker who joins and resigns during setup sees nothing of the victim\
     // Killed and started again: the game is rebuilt from its stored actions (the setup included) and still
     // shows nobody but the victim its setup; every answer is the same as before.
     await server.stop('SIGKILL');
-    server = await startServer({ db, aiMs: 20 });
+    server = await startServer({ db });
     const again = await lookAgain(server, id, 1, attacker.token);
     const lateSpectator = await lookAgain(server, id, null, null);
     assert.deepEqual(again.game, attackerGame);
@@ -131,7 +131,7 @@ test('an attacker who joins and resigns during setup sees nothing of the victim\
 });
 
 test('a player who resigns before setting up against an AI sees nothing of the AI\'s setup', async () => {
-  const server = await startServer({ db: path.join(tempDir(), 'tabula.db'), aiMs: 20 });
+  const server = await startServer({ db: path.join(tempDir(), 'tabula.db') });
   try {
     const creator = new Viewer(server, null, null, null);
     const created = await creator.call('POST', '/api/games', {

@@ -23,7 +23,7 @@ let server;
 const totals = { games: 0, plies: 0, messages: 0, bytes: 0, bad: 0 };
 
 before(async () => {
-  server = await startServer({ db: path.join(tempDir(), 'tabula.db'), aiMs: 20 });
+  server = await startServer({ db: path.join(tempDir(), 'tabula.db') });
 });
 after(async () => {
   await server.stop('SIGTERM');

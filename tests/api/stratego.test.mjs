@@ -10,7 +10,7 @@ import { ARMY, Truth, homeSquares, isLegalPlacement, prng, randomPlacement } fro
 let server;
 
 before(async () => {
-  server = await startServer({ db: path.join(tempDir(), 'tabula.db'), aiMs: 20 });
+  server = await startServer({ db: path.join(tempDir(), 'tabula.db') });
 });
 after(async () => {
   await server.stop('SIGTERM');
@@ -360,7 +360,7 @@ test('the memory aid keeps what battles and long moves showed', async () => {
 
 test('SIGKILL and restart during setup and during play: setups (still hidden), moves and the AI army are kept', async () => {
   const db = path.join(tempDir(), 'tabula.db');
-  let srv = await startServer({ db, aiMs: 20 });
+  let srv = await startServer({ db });
   const rnd = prng(25);
   try {
     // Game A: Red's setup is in, Blue's is not.
@@ -400,7 +400,7 @@ test('SIGKILL and restart during setup and during play: setups (still hidden), m
     const before = { A: await views(A), B: await views(B), C: await views(C) };
     assert.equal((await srv.stop('SIGKILL')).signal, 'SIGKILL');
 
-    srv = await startServer({ db, aiMs: 20 });
+    srv = await startServer({ db });
     for (const [k, g] of [['A', A], ['B', B], ['C', C]]) assert.deepEqual(await views(g), before[k], `game ${k} is back as it was`);
 
     // A: Red's setup is still in and still hidden from Blue and spectators; Blue's setup starts play.

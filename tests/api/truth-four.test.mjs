@@ -10,7 +10,7 @@ import { Viewer } from './stratego-lib.mjs';
 import { setupLeaks } from './truth-lib.mjs';
 
 let server;
-before(async () => { server = await startServer({ db: path.join(tempDir(), 'tabula.db'), aiMs: 20 }); });
+before(async () => { server = await startServer({ db: path.join(tempDir(), 'tabula.db') }); });
 after(async () => { await server.stop('SIGTERM'); });
 
 const handTo = (id, seat, body, token) => call(server, 'POST', `/api/games/${id}/seats/${seat}`, { body, token });

@@ -11,7 +11,7 @@ import { Viewer } from './stratego-lib.mjs';
 import { setupLeaks } from './truth-lib.mjs';
 
 let server;
-before(async () => { server = await startServer({ db: path.join(tempDir(), 'tabula.db'), aiMs: 20 }); });
+before(async () => { server = await startServer({ db: path.join(tempDir(), 'tabula.db') }); });
 after(async () => { await server.stop('SIGTERM'); });
 
 const FILES = 'abcdefghijklmnopq';
