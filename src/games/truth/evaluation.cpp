@@ -16,7 +16,8 @@
 //   neighbours to cover, and the guardians never reached anything; with two players only);
 // - threats: the most its guardians can take with one move (enemy doors, lanterns, linesmen and sentries
 //   beside a square they reach), its linesmen by jumping an enemy lantern or its sentries by one leap (the
-//   enemy pieces on the lattice points crossed), worth more to the player to move;
+//   enemy pieces on the lattice points crossed), worth more to the player to move; with two players and its
+//   whole turn ahead, also what a guardian takes once its icon has stepped (the tether moves with the icon);
 //   its doors with three of four hostile lanterns around (and lanterns with three hostile doors);
 // - mobility: door-role pieces with a move (without one, no turn can be completed).
 // Towards the turn limit (`max_plies`), where the game ends by score, the living pieces count less and less
@@ -62,6 +63,7 @@ constexpr int kLinesmanNear = 8;    // per step closer than kPreyReach to the ne
 // an icon drawn forward meets three armies, and the four-player games against the first cut went from 15 of 16
 // won to 10.
 constexpr int kGuardianNear = 10;
+constexpr int kGuardianStepsInTwo = 5;  // a guardian's move (four diagonal steps) and its contact
 constexpr int kThreatShareToMove = 50;  // percent of the best take that counts for the player to move
 constexpr int kThreatShareWaiting = 15;
 constexpr int kEnclosureRisk = 40;  // a door-role piece with three of four hostile lanterns around, or the reverse
@@ -80,24 +82,59 @@ int value_of(const Position& pos, int id) {
 
 bool hostile(const Position& pos, int id, int q) { return pos.piece(id).owner != q; }
 
-// What one move of guardian `id` can take: the enemy doors, lanterns, linesmen and sentries beside the best
-// square it reaches (an ordinary guardian avoids squares beside an enemy icon, where it would die).
-int guardian_take(const Position& pos, int id) {
+// What guardian `id` takes by landing on `to`: the enemy doors, lanterns, linesmen and sentries beside it, or -1
+// when an ordinary guardian would land beside an enemy icon (where it dies).
+int contact_take(const Position& pos, int id, int to) {
   const int q = pos.piece(id).owner;
-  const bool ordinary = !pos.lantern_guardian(id);
+  int gain = 0;
+  for (int d = 0; d < kDiagonals; ++d) {
+    const int sq = diagonal(to, d);
+    if (sq == kNoSquare) continue;
+    const uint8_t y = pos.board[static_cast<size_t>(sq)];
+    if (y == kNoPiece || y == id || !hostile(pos, y, q)) continue;
+    const Piece& py = pos.piece(y);
+    if (py.kind == kIcon && !pos.lantern_guardian(id)) return -1;
+    if (py.kind <= kSentry) gain += value_of(pos, y);
+  }
+  return gain;
+}
+
+// What one move of guardian `id` can take: the most contact_take gives over the squares it reaches.
+int guardian_take(const Position& pos, int id) {
   int best = 0;
   rules::for_each_destination(pos, id, [&](int to) {
-    int gain = 0;
+    best = std::max(best, contact_take(pos, id, to));
+    return false;
+  });
+  return best;
+}
+
+// What the ordinary guardian `id` can take with a turn's two actions when its icon steps first: the tether
+// moves with the icon, so squares out of range now come within it. Without this a player who finished its turn
+// saw its pieces as safe from a guardian one icon step away (the search's horizon is the end of its turn, and
+// past it only captures are searched), and lost them one a turn; a depth-one search that played its captures
+// first beat level 3 so. The icon does not step beside an enemy lantern-role piece (it would burn).
+int guardian_take_after_icon_step(const Position& pos, int id) {
+  const Piece& pc = pos.piece(id);
+  const uint8_t icon = pos.icon[static_cast<size_t>(pc.owner)];
+  if (icon == kNoPiece) return 0;
+  int best = 0;
+  rules::for_each_destination(pos, icon, [&](int stand) {
     for (int d = 0; d < kDiagonals; ++d) {
-      const int sq = diagonal(to, d);
+      const int sq = diagonal(stand, d);
       if (sq == kNoSquare) continue;
       const uint8_t y = pos.board[static_cast<size_t>(sq)];
-      if (y == kNoPiece || y == id || !hostile(pos, y, q)) continue;
-      const Piece& py = pos.piece(y);
-      if (py.kind == kIcon && ordinary) return false;  // contact with an enemy icon destroys it
-      if (py.kind <= kSentry) gain += value_of(pos, y);
+      if (y != kNoPiece && hostile(pos, y, pc.owner) && pos.lantern_role(y)) return false;
     }
-    best = std::max(best, gain);
+    for (int d = 0; d < kDiagonals; ++d)
+      for (int k = 1; k <= 4; ++k) {
+        const int to = step(pc.square, d, k);
+        if (to == kNoSquare) break;
+        if (pos.board[static_cast<size_t>(to)] != kNoPiece || !is_open(pos.players, to) || to == stand ||
+            !rules::in_guardian_range(stand, to))
+          continue;
+        best = std::max(best, contact_take(pos, id, to));
+      }
     return false;
   });
   return best;
@@ -186,7 +223,12 @@ int side_value(const Position& pos, int q, bool to_move, int material_per_mille)
       take = std::max(take, guardian_take(pos, id));
       if (pos.players == 2 && !pos.lantern_guardian(id)) {
         const auto contact_destroys = [&](int y) { return pos.piece(y).kind <= kSentry; };
-        v += (kPreyReach - nearest_prey(pos, id, kPreyReach, contact_destroys)) * kGuardianNear;
+        const int nearest = nearest_prey(pos, id, kPreyReach, contact_destroys);
+        v += (kPreyReach - nearest) * kGuardianNear;
+        // With its whole turn ahead, the icon's step and then the guardian's (prey within four diagonal
+        // steps and one contact step of the guardian, at most).
+        if (to_move && pos.action == 0 && nearest <= kGuardianStepsInTwo)
+          take = std::max(take, guardian_take_after_icon_step(pos, id));
       }
     } else if (pc.kind == kLinesman) {
       take = std::max(take, linesman_take(pos, id));

@@ -310,6 +310,24 @@ TEST(TruthAI, AGuardianIsDrawnTowardsTheEnemyPiecesItDestroys) {
   EXPECT_EQ(ivory_gain(four, "0G", "g6", "g4", {{"options", {{"players", 4}}}}), 0);
 }
 
+// A turn is two actions, so the icon can step and then its guardian reach what the tether kept it from: with the
+// whole turn ahead, what that takes counts among the mover's threats (half a linesman, 250). Ivory's guardian on
+// i4, two steps from its icon on i2, touches nothing Jade has; Jade's linesman on m8 is touched from l7, five
+// steps from the icon (out of the guardian's range) but three from k4, where the icon steps first. With the
+// linesman on m16 instead, only the guardian's pull towards it differs (4 steps from i4, 40). With one action
+// left, or with four players (where the pull is off too), the step cannot come first: nothing but the pull.
+// Without this, the search saw a linesman one icon step from a guardian as safe, and lost it (docs/ai.md).
+TEST(TruthAI, AGuardianThreatensWhatItReachesAfterItsIconStepsInTheSameTurn) {
+  const json board = {{"i2", "0I"},  {"i4", "0G"},  {"b3", "0D"},  {"d3", "0D"},
+                      {"i16", "1I"}, {"g18", "1G"}, {"b15", "1D"}, {"d15", "1D"}};
+  EXPECT_EQ(ivory_gain(board, "1N", "m16", "m8"), -(4 * 10 + 500 * 50 / 100));
+  EXPECT_EQ(ivory_gain(board, "1N", "m16", "m8", {{"action", 1}}), -(4 * 10));
+  json four = board;
+  four["q1"] = "2I";
+  four["a18"] = "3I";
+  EXPECT_EQ(ivory_gain(four, "1N", "m16", "m8", {{"options", {{"players", 4}}}}), 0);
+}
+
 // At the turn limit the game ends by score (the top score wins), so over the last 8 rounds the evaluation slides
 // towards what decides it there: a living piece counts less and less, and the rivals are weighed by the
 // strongest rather than by their average. Four players, a 100-turn limit (8 rounds are its last 32 turns): at
