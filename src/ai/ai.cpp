@@ -127,7 +127,10 @@ Limits level_limits(std::string_view kind, int level) {
   Limits l = default_limits(level);
   for (const GameKind& k : game_kinds()) {
     if (k.name != kind) continue;
-    const uint64_t nodes = l.level == 3 ? k.ai_level3_nodes : l.level == 4 ? k.ai_level4_nodes : 0;
+    const uint64_t nodes = l.level == 2   ? k.ai_level2_nodes
+                           : l.level == 3 ? k.ai_level3_nodes
+                           : l.level == 4 ? k.ai_level4_nodes
+                                          : 0;
     if (nodes) {
       l.nodes = nodes;
       l.ms.reset();
@@ -163,8 +166,8 @@ LevelInfo level_info(std::string_view kind, int level) {
     case 1:
       return {1, "Beginner", "Plays a random legal move. For learning the rules."};
     case 2:
-      return {2, "Casual", "Looks two moves ahead (2,000 positions a move). Takes what is left hanging; "
-                           "a casual player beats it with a little care."};
+      return {2, "Casual", "Looks two moves ahead (" + budget_words(kind, 2) + " a move). Takes what is left "
+                           "hanging; a casual player beats it with a little care."};
     case 3:
       return {3, "Club", "Searches " + budget_words(kind, 3) + " a move, with captures followed to the end: "
                          "a clear step above level 2."};

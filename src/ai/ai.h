@@ -30,8 +30,8 @@ struct Choice {
 // 350 ms, 1 s and 2 s.
 Limits default_limits(int level);
 // The budget a level uses in a game of `kind` when the caller gives none (what the server, the engine protocol
-// and choose_move use): default_limits(level), with levels 3 and 4 on the node budgets the game's catalogue
-// entry sets (GameKind::ai_level3_nodes, ai_level4_nodes).
+// and choose_move use): default_limits(level), with levels 2, 3 and 4 on the node budgets the game's catalogue
+// entry sets (GameKind::ai_level2_nodes, ai_level3_nodes, ai_level4_nodes).
 Limits level_limits(std::string_view kind, int level);
 inline constexpr int kMinLevel = 1;
 inline constexpr int kMaxLevel = 5;

@@ -114,24 +114,25 @@ TEST_P(Budgets, ANodeBudgetGivesTheSameChoiceForTheSameSeed) {
   }
 }
 
-TEST_P(Budgets, LevelsThreeAndFourSearchTheirGamesOwnNodeBudgetWhenNoneIsGiven) {
-  // The levels' default budgets are the game's (GameKind::ai_level3_nodes, ai_level4_nodes: docs/strength.md):
-  // a request that names no budget gets them, so the same seed gives the same choice on any machine, and level 4
-  // searches more than level 3; level 5 keeps its 2 s.
+TEST_P(Budgets, LevelsTwoToFourSearchTheirGamesOwnNodeBudgetWhenNoneIsGiven) {
+  // The levels' default budgets are the game's (GameKind::ai_level2_nodes, ai_level3_nodes, ai_level4_nodes:
+  // docs/strength.md; level 2's is 2,000 nodes where the game sets none): a request that names no budget gets
+  // them, so the same seed gives the same choice on any machine, and each level searches more than the one below;
+  // level 5 keeps its 2 s.
   const testing::GameCase& c = GetParam();
   const GameKind& kind = game_kind(c.kind);
-  ASSERT_GT(kind.ai_level3_nodes, 0u) << c.kind;
+  const uint64_t two = kind.ai_level2_nodes ? kind.ai_level2_nodes : 2'000;
+  ASSERT_GT(kind.ai_level3_nodes, two) << c.kind;
   ASSERT_GT(kind.ai_level4_nodes, kind.ai_level3_nodes) << c.kind;
   const Limits five = level_limits(c.kind, 5);
   EXPECT_EQ(five.ms, 2'000);
   EXPECT_FALSE(five.nodes);
-  EXPECT_EQ(level_limits(c.kind, 2).nodes, 2'000u);
   Session s = position(c, 21, 6);
   if (s.over()) GTEST_SKIP() << "over";
-  // Under sanitizers a level-4 search is slow in the larger games: level 3 there.
-  const std::vector<int> levels = testing::kSanitized ? std::vector<int>{3} : std::vector<int>{3, 4};
+  // Under sanitizers a level-4 search is slow in the larger games: levels 2 and 3 there.
+  const std::vector<int> levels = testing::kSanitized ? std::vector<int>{2, 3} : std::vector<int>{2, 3, 4};
   for (int level : levels) {
-    const uint64_t budget = level == 3 ? kind.ai_level3_nodes : kind.ai_level4_nodes;
+    const uint64_t budget = level == 2 ? two : level == 3 ? kind.ai_level3_nodes : kind.ai_level4_nodes;
     EXPECT_EQ(level_limits(c.kind, level).nodes, budget);
     EXPECT_FALSE(level_limits(c.kind, level).ms);
     Limits limits;  // the level alone

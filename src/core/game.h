@@ -244,11 +244,12 @@ struct GameKind {
   // (one tree over a fresh world an iteration, src/ai/ismcts.h). docs/ai.md, Levels, says what each game uses.
   enum class HiddenSearch : uint8_t { determinized, ismcts };
   HiddenSearch ai_hidden_search = HiddenSearch::determinized;
-  // Levels 3 and 4's budgets in nodes a move when a request names no budget (0: ai::default_limits' time).
-  // Level 5 searches 2 s in every game, and 2 s is far deeper in some games than in others, so the steps
-  // below it are the game's own, set from the arena's ladders so that each level wins at least 65% against
-  // the one below (docs/strength.md). Nodes rather than time: a level is as strong on any machine, and a
-  // ladder played on node budgets replays exactly.
+  // Levels 2, 3 and 4's budgets in nodes a move when a request names no budget (0: ai::default_limits', that
+  // is 2,000 nodes for level 2 and a time for levels 3 and 4). Level 5 searches 2 s in every game, and 2 s is
+  // far deeper in some games than in others, so the steps below it are the game's own, set from the arena's
+  // ladders so that each level wins at least 65% against the one below (docs/strength.md). Nodes rather than
+  // time: a level is as strong on any machine, and a ladder played on node budgets replays exactly.
+  uint64_t ai_level2_nodes = 0;
   uint64_t ai_level3_nodes = 0;
   uint64_t ai_level4_nodes = 0;
   // With more than two players, whether the AI searches by best reply (Schadd and Winands 2011) instead of the
