@@ -17,7 +17,8 @@
 // - threats: the most its guardians can take with one move (enemy doors, lanterns, linesmen and sentries
 //   beside a square they reach), its linesmen by jumping an enemy lantern or its sentries by one leap (the
 //   enemy pieces on the lattice points crossed), worth more to the player to move; with two players and its
-//   whole turn ahead, also what a guardian takes once its icon has stepped (the tether moves with the icon);
+//   whole turn ahead, also what a guardian takes a turn later once its icon steps in this one (the tether
+//   moves with the icon);
 //   its doors with three of four hostile lanterns around (and lanterns with three hostile doors);
 // - mobility: door-role pieces with a move (without one, no turn can be completed).
 // Towards the turn limit (`max_plies`), where the game ends by score, the living pieces count less and less
@@ -109,11 +110,13 @@ int guardian_take(const Position& pos, int id) {
   return best;
 }
 
-// What the ordinary guardian `id` can take with a turn's two actions when its icon steps first: the tether
-// moves with the icon, so squares out of range now come within it. Without this a player who finished its turn
-// saw its pieces as safe from a guardian one icon step away (the search's horizon is the end of its turn, and
-// past it only captures are searched), and lost them one a turn; a depth-one search that played its captures
-// first beat level 3 so. The icon does not step beside an enemy lantern-role piece (it would burn).
+// What the ordinary guardian `id` can take once its icon has stepped: the tether moves with the icon, so
+// squares out of range now come within it. A turn is one door and one other piece, so the icon steps in one
+// turn (beside its door action) and the guardian strikes in the next; the enemy has one turn between, which
+// seldom saves every piece in the wider reach. Without this a player who finished its turn saw its pieces as
+// safe from a guardian one icon step away (the search's horizon is the end of its turn, and past it only
+// captures are searched), and lost them; a search one action deep that played its captures first beat level 3
+// so. The icon does not step beside an enemy lantern-role piece (it would burn).
 int guardian_take_after_icon_step(const Position& pos, int id) {
   const Piece& pc = pos.piece(id);
   const uint8_t icon = pos.icon[static_cast<size_t>(pc.owner)];
@@ -225,8 +228,8 @@ int side_value(const Position& pos, int q, bool to_move, int material_per_mille)
         const auto contact_destroys = [&](int y) { return pos.piece(y).kind <= kSentry; };
         const int nearest = nearest_prey(pos, id, kPreyReach, contact_destroys);
         v += (kPreyReach - nearest) * kGuardianNear;
-        // With its whole turn ahead, the icon's step and then the guardian's (prey within four diagonal
-        // steps and one contact step of the guardian, at most).
+        // With its whole turn ahead, its icon may step in it (prey within four diagonal steps and one
+        // contact step of the guardian, at most, for the guardian's move in the turn after).
         if (to_move && pos.action == 0 && nearest <= kGuardianStepsInTwo)
           take = std::max(take, guardian_take_after_icon_step(pos, id));
       }

@@ -310,14 +310,15 @@ TEST(TruthAI, AGuardianIsDrawnTowardsTheEnemyPiecesItDestroys) {
   EXPECT_EQ(ivory_gain(four, "0G", "g6", "g4", {{"options", {{"players", 4}}}}), 0);
 }
 
-// A turn is two actions, so the icon can step and then its guardian reach what the tether kept it from: with the
-// whole turn ahead, what that takes counts among the mover's threats (half a linesman, 250). Ivory's guardian on
-// i4, two steps from its icon on i2, touches nothing Jade has; Jade's linesman on m8 is touched from l7, five
-// steps from the icon (out of the guardian's range) but three from k4, where the icon steps first. With the
-// linesman on m16 instead, only the guardian's pull towards it differs (4 steps from i4, 40). With one action
-// left, or with four players (where the pull is off too), the step cannot come first: nothing but the pull.
-// Without this, the search saw a linesman one icon step from a guardian as safe, and lost it (docs/ai.md).
-TEST(TruthAI, AGuardianThreatensWhatItReachesAfterItsIconStepsInTheSameTurn) {
+// An icon's step moves its guardians' tether, so a guardian reaches next turn what its range keeps it from now:
+// for the player to move with its whole turn ahead (its icon may step in it, beside the door action), what the
+// guardian takes after that step counts among its threats (half a linesman, 250). Ivory's guardian on i4, two
+// steps from its icon on i2, touches nothing Jade has; Jade's linesman on m8 is touched from l7, five steps from
+// the icon (out of the guardian's range) but three from k4, where the icon can step. With the linesman on m16
+// instead, only the guardian's pull towards it differs (4 steps from i4, 40). With one action left, or with four
+// players (where the pull is off too): nothing but the pull. Without this, the search saw a linesman one icon
+// step from a guardian as safe, and lost it (docs/ai.md).
+TEST(TruthAI, AGuardianThreatensWhatItReachesOnceItsIconHasStepped) {
   const json board = {{"i2", "0I"},  {"i4", "0G"},  {"b3", "0D"},  {"d3", "0D"},
                       {"i16", "1I"}, {"g18", "1G"}, {"b15", "1D"}, {"d15", "1D"}};
   EXPECT_EQ(ivory_gain(board, "1N", "m16", "m8"), -(4 * 10 + 500 * 50 / 100));
