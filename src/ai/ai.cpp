@@ -166,8 +166,8 @@ LevelInfo level_info(std::string_view kind, int level) {
     case 1:
       return {1, "Beginner", "Plays a random legal move. For learning the rules."};
     case 2:
-      return {2, "Casual", "Looks two moves ahead (" + budget_words(kind, 2) + " a move). Takes what is left "
-                           "hanging; a casual player beats it with a little care."};
+      return {2, "Casual", "Looks up to two moves ahead (" + budget_words(kind, 2) + " a move). Takes what is "
+                           "left hanging; a casual player beats it with a little care."};
     case 3:
       return {3, "Club", "Searches " + budget_words(kind, 3) + " a move, with captures followed to the end: "
                          "a clear step above level 2."};

@@ -121,7 +121,7 @@ TEST_P(Budgets, LevelsTwoToFourSearchTheirGamesOwnNodeBudgetWhenNoneIsGiven) {
   // level 5 keeps its 2 s.
   const testing::GameCase& c = GetParam();
   const GameKind& kind = game_kind(c.kind);
-  const uint64_t two = kind.ai_level2_nodes ? kind.ai_level2_nodes : 2'000;
+  const uint64_t two = kind.ai_level2_nodes ? kind.ai_level2_nodes : default_limits(2).nodes.value_or(0);
   ASSERT_GT(kind.ai_level3_nodes, two) << c.kind;
   ASSERT_GT(kind.ai_level4_nodes, kind.ai_level3_nodes) << c.kind;
   const Limits five = level_limits(c.kind, 5);

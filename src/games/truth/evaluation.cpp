@@ -64,7 +64,7 @@ constexpr int kLinesmanNear = 8;    // per step closer than kPreyReach to the ne
 // an icon drawn forward meets three armies, and the four-player games against the first cut went from 15 of 16
 // won to 10.
 constexpr int kGuardianNear = 10;
-constexpr int kGuardianStepsInTwo = 5;  // a guardian's move (four diagonal steps) and its contact
+constexpr int kGuardianStrikeReach = 5;  // king steps: a guardian's move (four diagonal steps) and its contact
 constexpr int kThreatShareToMove = 50;  // percent of the best take that counts for the player to move
 constexpr int kThreatShareWaiting = 15;
 constexpr int kEnclosureRisk = 40;  // a door-role piece with three of four hostile lanterns around, or the reverse
@@ -129,15 +129,10 @@ int guardian_take_after_icon_step(const Position& pos, int id) {
       const uint8_t y = pos.board[static_cast<size_t>(sq)];
       if (y != kNoPiece && hostile(pos, y, pc.owner) && pos.lantern_role(y)) return false;
     }
-    for (int d = 0; d < kDiagonals; ++d)
-      for (int k = 1; k <= 4; ++k) {
-        const int to = step(pc.square, d, k);
-        if (to == kNoSquare) break;
-        if (pos.board[static_cast<size_t>(to)] != kNoPiece || !is_open(pos.players, to) || to == stand ||
-            !rules::in_guardian_range(stand, to))
-          continue;
-        best = std::max(best, contact_take(pos, id, to));
-      }
+    rules::for_each_guardian_destination(pos, id, stand, [&](int to) {
+      if (to != stand) best = std::max(best, contact_take(pos, id, to));  // the icon stands there now
+      return false;
+    });
     return false;
   });
   return best;
@@ -230,7 +225,7 @@ int side_value(const Position& pos, int q, bool to_move, int material_per_mille)
         v += (kPreyReach - nearest) * kGuardianNear;
         // With its whole turn ahead, its icon may step in it (prey within four diagonal steps and one
         // contact step of the guardian, at most, for the guardian's move in the turn after).
-        if (to_move && pos.action == 0 && nearest <= kGuardianStepsInTwo)
+        if (to_move && pos.action == 0 && nearest <= kGuardianStrikeReach)
           take = std::max(take, guardian_take_after_icon_step(pos, id));
       }
     } else if (pc.kind == kLinesman) {

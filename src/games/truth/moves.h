@@ -12,6 +12,23 @@ inline bool in_sentry_range(int icon_sq, int sq) { return distance(icon_sq, sq) 
 // Guardians: at most four coordinate steps from their icon (five counted squares).
 inline bool in_guardian_range(int icon_sq, int sq) { return distance(icon_sq, sq) <= 4; }
 
+// The squares the ordinary guardian `id` reaches when its icon stands on `icon`: one to four squares diagonally
+// over any pieces, onto an empty open square within range of the icon. for_each_destination passes the icon's
+// square; the AI's evaluation passes a square the icon may step to (its guardian's reach a turn later).
+template <class F>
+bool for_each_guardian_destination(const Position& pos, int id, int icon, F&& f) {
+  const int from = pos.piece(id).square;
+  for (int d = 0; d < kDiagonals; ++d)
+    for (int k = 1; k <= 4; ++k) {
+      const int sq = step(from, d, k);
+      if (sq == kNoSquare) break;
+      if (pos.board[static_cast<size_t>(sq)] == kNoPiece && is_open(pos.players, sq) && in_guardian_range(icon, sq) &&
+          f(sq))
+        return true;
+    }
+  return false;
+}
+
 // Calls f(to) for every destination of piece `id` as the board stands (not the turn's role rules: see
 // may_act). Returns true when f stopped the walk by returning true.
 template <class F>
@@ -71,16 +88,8 @@ bool for_each_destination(const Position& pos, int id, F&& f) {
       return false;
     }
     case kGuardian: {
-      // An ordinary guardian: one to four squares diagonally over any pieces, landing within range.
       const int icon = pos.icon_square(pc.owner);
-      if (icon == kNoSquare) return false;
-      for (int d = 0; d < kDiagonals; ++d)
-        for (int k = 1; k <= 4; ++k) {
-          const int sq = step(from, d, k);
-          if (sq == kNoSquare) break;
-          if (empty_open(sq) && in_guardian_range(icon, sq) && f(sq)) return true;
-        }
-      return false;
+      return icon != kNoSquare && for_each_guardian_destination(pos, id, icon, f);
     }
     case kIcon: {
       // Two squares diagonally from its own territory, one from outside it, over any piece.
