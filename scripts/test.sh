@@ -8,6 +8,7 @@ cd "$(dirname "$0")/.."
 passed=0
 failed=0
 status=0
+recap=$(mktemp)
 
 run_ctest() {  # $1 = preset
   local log
@@ -28,6 +29,30 @@ run_ctest() {  # $1 = preset
     [ "$f" -eq 0 ] || status=1
   fi
   rm -f "$log"
+  failed_output "$1" >>"$recap"
+}
+
+# What every test that failed in this preset's run printed, read from ctest's own log: from its first "not ok"
+# (node's test runner) on, or its last lines, 25 at most, without the runner's closing counts. ctest prints a
+# failure's output when the test ends, in the middle of a long run; a CI excerpt keeps the tail, so test.sh
+# repeats it just before the summary.
+failed_output() {  # $1 = preset
+  local last="build/$1/Testing/Temporary/LastTest.log"
+  [ -f "$last" ] || return 0
+  awk -v preset="$1" '
+    /^[0-9]+\/[0-9]+ Test: / { name = $3; n = 0; first = -1; inside = 0; next }
+    /^Output:$/ { inside = 1; getline; next }
+    /^<end of output>$/ { inside = 0; next }
+    inside {
+      if ($0 ~ /^# (tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) / || $0 ~ /duration_ms:/) next
+      if (first < 0 && $0 ~ /^ *not ok /) first = n
+      buf[n++] = $0; next
+    }
+    /^Test Failed/ {
+      from = first >= 0 ? first : (n > 25 ? n - 25 : 0)
+      print "---- " preset ": " name " failed; it printed:"
+      for (i = from; i < n && i < from + 25; i++) print "  " buf[i]
+    }' "$last"
 }
 
 build() {  # $1 = preset
@@ -42,6 +67,8 @@ build() {  # $1 = preset
 start=$(date +%s)
 if build release; then run_ctest release; fi
 if build asan; then ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 run_ctest asan; fi
+if [ -s "$recap" ]; then echo "test.sh: what the failing tests printed last"; cat "$recap"; fi
+rm -f "$recap"
 echo "test.sh: $(( $(date +%s) - start )) s"
 echo "$passed passed, $failed failed"
 exit $status
