@@ -35,6 +35,7 @@ const S = {
   stateKey: null,    // ply/phase/turn of the last update: a change clears the last error message
   ws: null,
   wsSeat: null,
+  wsEvents: 0,       // how many events the socket has delivered: a read that knows fewer is older than the socket
   wsRetry: 0,
   wsTimer: null,
   sending: false,
@@ -84,6 +85,7 @@ function takeAssist(src, { samePosition = false } = {}) {
   if (isOver() && !(next.rematch && next.rematch.id)) S.rematchWatch = true;
 }
 // A take-back's own event ends the list of events that follows it: the list is the shortened line's.
+const countEvents = (events) => (events || []).filter(e => e.type !== 'takeback').length;
 function takeEvents(events) {
   const all = events || [];
   const last = all[all.length - 1];
@@ -164,7 +166,12 @@ async function fetchGame(seat = actingSeat()) {
   // wait for an update that never comes.
   // A take-back goes back in plies: a read that knows of more take-backs than we do is newer whatever its ply.
   const tookBack = tookBackSince(g, takebacksBefore);
-  if (!S.observation || (g.observation && notOlder(g.observation, S.observation)) || g.status === 'over' || tookBack) {
+  // Ply and action cannot order two answers about one position (an offer, its withdrawal): the number of events
+  // can, since every change adds some. A read that knows fewer than the socket delivered (to the same viewer) was
+  // answered before a change the socket has already brought, and drawing it would undo that change until the next.
+  const behindSocket = S.ws && (g.you ?? null) === S.wsSeat && countEvents(g.events) < S.wsEvents;
+  if (!S.observation || (g.observation && notOlder(g.observation, S.observation) && !behindSocket) ||
+      g.status === 'over' || tookBack) {
     S.observation = g.observation;
     S.obsSeat = g.you ?? null;
     S.events = takeEvents(g.events);
@@ -232,6 +239,7 @@ function connect() {
   const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws/games/${encodeURIComponent(gameId)}`;
   const ws = new WebSocket(url);
   S.ws = ws;
+  S.wsEvents = 0;
   let first = true;
   const seat = actingSeat();
   S.wsSeat = seat;
@@ -248,8 +256,17 @@ function connect() {
     S.wsRetry = 0;
     // The first update after auth carries every event; later ones only the new events, except after a take-back
     // (`reset`), which carries the shortened line's events, all of them.
-    if (first || m.reset) S.events = takeEvents(m.events);
-    else S.events = S.events.concat(takeEvents(m.events));
+    const fresh = takeEvents(m.events);
+    if (first || m.reset) {
+      S.events = fresh;
+      S.wsEvents = fresh.length;
+    } else {
+      // A read of the whole game answered after these events' change may have arrived before this update: the
+      // list then holds some of them already, and only the rest are added (twice, they would be two plies).
+      const ahead = Math.max(0, Math.min(fresh.length, S.events.length - S.wsEvents));
+      S.wsEvents += fresh.length;
+      S.events = S.events.concat(fresh.slice(ahead));
+    }
     first = false;
     takeAssist(m);
     if (m.observation) { S.observation = m.observation; S.obsSeat = seat; S.updates++; }
