@@ -27,14 +27,14 @@ test('FACET decay: a tile changes visibly when a stone leaves it', { timeout: 60
   // d2-e3 leaves the Spire: it becomes a Gate, and the page shows the change as it happens.
   assert.ok(g.legal.includes('d2-e3'));
   await clickMove(page, g.legal, 'd2-e3');
-  await page.waitForSelector('#board [data-square="d2"][data-tile="G"][data-decayed="S>G"] .fc-decay-old.t-S');
-  const flash = await page.evaluate(() => {
-    const el = document.querySelector('#board [data-square="d2"]');
-    return {
-      old: getComputedStyle(el.querySelector('.fc-decay-old')).animationName,
-      ring: getComputedStyle(el.querySelector('.fc-decay-flash')).animationName,
-    };
-  });
+  // The flash lasts 1.8 s: its animations are read in the same look at the page that finds it (a second look
+  // may come after it ended, on a loaded machine).
+  const flash = await (await page.waitForFunction(() => {
+    const el = document.querySelector('#board [data-square="d2"][data-tile="G"][data-decayed="S>G"]');
+    const old = el && el.querySelector('.fc-decay-old.t-S');
+    const ring = el && el.querySelector('.fc-decay-flash');
+    return old && ring ? { old: getComputedStyle(old).animationName, ring: getComputedStyle(ring).animationName } : null;
+  })).jsonValue();
   assert.deepEqual(flash, { old: 'fc-decay-fade', ring: 'fc-decay-flash' }, 'the old tile fades out with a flash');
   await screenshot(page, 'facet-decay-flash');
   assert.match(await page.textContent('.fc-caption'), /d2: the Spire decayed to a Gate\./);
