@@ -41,6 +41,7 @@ const S = {
   sending: false,
   syncTimer: null,
   updates: 0,        // how many observations arrived (WebSocket updates and reads of the game)
+  reads: 0,          // how many reads of the whole game were answered (drawn or not): body[data-reads], for tests
   setupEd: null,     // the module's setup editor while a seat of ours sets up
   setupSeat: null,
   confirmedSeat: null, // hot seat with hidden information: the seat that last said "show my board"
@@ -180,6 +181,7 @@ async function fetchGame(seat = actingSeat()) {
     S.legal = g.legal || [];
     S.legalSeat = g.you ?? null;
   }
+  document.body.dataset.reads = String(++S.reads);
   return g;
 }
 
