@@ -12,6 +12,11 @@ inline bool in_sentry_range(int icon_sq, int sq) { return distance(icon_sq, sq) 
 // Guardians: at most four coordinate steps from their icon (five counted squares).
 inline bool in_guardian_range(int icon_sq, int sq) { return distance(icon_sq, sq) <= 4; }
 
+// A square a piece may land on: on the board, empty, and open in this game (four players leave some closed).
+inline bool empty_open(const Position& pos, int sq) {
+  return sq != kNoSquare && pos.board[static_cast<size_t>(sq)] == kNoPiece && is_open(pos.players, sq);
+}
+
 // The squares the ordinary guardian `id` reaches when its icon stands on `icon`: one to four squares diagonally
 // over any pieces, onto an empty open square within range of the icon. for_each_destination passes the icon's
 // square; the AI's evaluation passes a square the icon may step to (its guardian's reach a turn later).
@@ -22,9 +27,7 @@ bool for_each_guardian_destination(const Position& pos, int id, int icon, F&& f)
     for (int k = 1; k <= 4; ++k) {
       const int sq = step(from, d, k);
       if (sq == kNoSquare) break;
-      if (pos.board[static_cast<size_t>(sq)] == kNoPiece && is_open(pos.players, sq) && in_guardian_range(icon, sq) &&
-          f(sq))
-        return true;
+      if (empty_open(pos, sq) && in_guardian_range(icon, sq) && f(sq)) return true;
     }
   return false;
 }
@@ -35,10 +38,6 @@ template <class F>
 bool for_each_destination(const Position& pos, int id, F&& f) {
   const Piece& pc = pos.piece(id);
   const int from = pc.square;
-  const int players = pos.players;
-  auto empty_open = [&](int sq) {
-    return sq != kNoSquare && pos.board[static_cast<size_t>(sq)] == kNoPiece && is_open(players, sq);
-  };
   if (pos.lantern_role(id)) {
     // Lanterns and lantern-guardians: any distance diagonally; doors, icons and door-role pieces stop the
     // slide, other pieces are crossed, and only an empty square is a destination.
@@ -48,7 +47,7 @@ bool for_each_destination(const Position& pos, int id, F&& f) {
         if (sq == kNoSquare) break;
         const uint8_t occ = pos.board[static_cast<size_t>(sq)];
         if (occ == kNoPiece) {
-          if (is_open(players, sq) && f(sq)) return true;
+          if (is_open(pos.players, sq) && f(sq)) return true;
         } else if (pos.obstructs_slide(occ)) {
           break;
         }
@@ -59,7 +58,7 @@ bool for_each_destination(const Position& pos, int id, F&& f) {
     case kDoor:
       for (int d = 0; d < kDiagonals; ++d) {
         const int sq = diagonal(from, d);
-        if (empty_open(sq) && f(sq)) return true;
+        if (empty_open(pos, sq) && f(sq)) return true;
       }
       return false;
     case kLinesman:
@@ -70,7 +69,7 @@ bool for_each_destination(const Position& pos, int id, F&& f) {
         if (to == kNoSquare) continue;
         const uint8_t mid = pos.board[static_cast<size_t>(step(from, d, 1))];
         if (mid != kNoPiece && pos.piece(mid).kind == kSentry) continue;
-        if (empty_open(to) && f(to)) return true;
+        if (empty_open(pos, to) && f(to)) return true;
       }
       return false;
     case kSentry: {
@@ -82,7 +81,7 @@ bool for_each_destination(const Position& pos, int id, F&& f) {
           const int f2 = fi + df, r2 = ri + dr;
           if (!on_board(f2, r2)) continue;
           const int sq = square_of(f2, r2);
-          if (sq == from || !in_sentry_range(icon, sq) || !empty_open(sq)) continue;
+          if (sq == from || !in_sentry_range(icon, sq) || !empty_open(pos, sq)) continue;
           if (f(sq)) return true;
         }
       return false;
@@ -93,10 +92,10 @@ bool for_each_destination(const Position& pos, int id, F&& f) {
     }
     case kIcon: {
       // Two squares diagonally from its own territory, one from outside it, over any piece.
-      const int len = in_territory(players, pc.owner, from) ? 2 : 1;
+      const int len = in_territory(pos.players, pc.owner, from) ? 2 : 1;
       for (int d = 0; d < kDiagonals; ++d) {
         const int sq = step(from, d, len);
-        if (empty_open(sq) && f(sq)) return true;
+        if (empty_open(pos, sq) && f(sq)) return true;
       }
       return false;
     }
