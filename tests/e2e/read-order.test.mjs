@@ -36,11 +36,12 @@ test('the game page orders a read and the socket by their events, not by the pos
   const { id } = await createTruth(A, server.url, { seats: ['me', 'open'] });
   await A.route((url) => url.pathname === `/api/games/${id}`, async (route) => {
     if (route.request().method() !== 'GET' || !nextRead) return route.continue();
-    const waiting = nextRead;
+    const answered = nextRead;
     nextRead = null;
-    waiting.resolve(await route.fetch(), (response) => route.fulfill({ response }));
+    const response = await route.fetch();
+    answered({ deliver: () => route.fulfill({ response }) });
   });
-  const armRead = () => new Promise((resolve) => { nextRead = { resolve: (response, deliver) => resolve({ response, deliver }) }; });
+  const armRead = () => new Promise((resolve) => { nextRead = resolve; });
 
   // Jade joins and sets up through the API; Ivory's page begins.
   const { token: tokenB } = await apiJson(server.url, 'POST', `/api/games/${id}/join`, { body: { seat: 1, name: 'Bo' } });
@@ -59,7 +60,7 @@ test('the game page orders a read and the socket by their events, not by the pos
   release();                                      // the action's update, then the offer's
   await A.waitForSelector('#board .tr-stalemate[data-agreed="1"]');
   let n = await reads(A);
-  await stale.deliver(stale.response);            // the read from before the offer arrives last
+  await stale.deliver();            // the read from before the offer arrives last
   await A.waitForFunction((n) => Number(document.body.dataset.reads || 0) > n, n);
   assert.equal(await agreed(A), '1', 'a read older than the socket does not undo Jade\'s agreement');
   const g = await apiJson(server.url, 'GET', `/api/games/${id}`);
@@ -77,7 +78,7 @@ test('the game page orders a read and the socket by their events, not by the pos
   const second = await clickAction(A);
   const fresh = await read;
   n = await reads(A);
-  await fresh.deliver(fresh.response);
+  await fresh.deliver();
   await A.waitForFunction((n) => Number(document.body.dataset.reads || 0) > n, n);
   assert.equal((await boardState(A)).ply, ply0 + 1, 'the read brought the turn\'s end');
   release();                                      // the second action's update, whose events the read brought

@@ -86,12 +86,12 @@ function takeAssist(src, { samePosition = false } = {}) {
   if (isOver() && !(next.rematch && next.rematch.id)) S.rematchWatch = true;
 }
 // A take-back's own event ends the list of events that follows it: the list is the shortened line's.
-const countEvents = (events) => (events || []).filter(e => e.type !== 'takeback').length;
+const listedEvents = (events) => (events || []).filter(e => e.type !== 'takeback');
 function takeEvents(events) {
   const all = events || [];
   const last = all[all.length - 1];
   if (last && last.type === 'takeback') S.takebackNote = { player: last.player, moves: last.moves, ply: null };
-  return all.filter(e => e.type !== 'takeback');
+  return listedEvents(all);
 }
 
 // A seat whose token this browser holds but which the creator handed to the AI is not ours to play until it
@@ -170,7 +170,7 @@ async function fetchGame(seat = actingSeat()) {
   // Ply and action cannot order two answers about one position (an offer, its withdrawal): the number of events
   // can, since every change adds some. A read that knows fewer than the socket delivered (to the same viewer) was
   // answered before a change the socket has already brought, and drawing it would undo that change until the next.
-  const behindSocket = S.ws && (g.you ?? null) === S.wsSeat && countEvents(g.events) < S.wsEvents;
+  const behindSocket = S.ws && (g.you ?? null) === S.wsSeat && listedEvents(g.events).length < S.wsEvents;
   if (!S.observation || (g.observation && notOlder(g.observation, S.observation) && !behindSocket) ||
       g.status === 'over' || tookBack) {
     S.observation = g.observation;
