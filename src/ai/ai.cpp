@@ -16,10 +16,7 @@ namespace tabula::ai {
 namespace {
 
 // What a level searches with besides its budget. Hidden-information games are searched on this many
-// sampled worlds; each world gets an equal share of the budget. The top level's eight worlds, not sixteen:
-// Stratego's level-5 stand-in (114,000 nodes) against today's level 3 scored 78.5% with eight deeper worlds where
-// sixteen scored 75.2%, over the same 400 games, more on both seeds (docs/strength.md); at level 3's budget four
-// and sixteen scored less than eight.
+// sampled worlds; each world gets an equal share of the budget.
 struct LevelPlan {
   int max_depth;
   size_t tt_entries;  // 16 bytes each
@@ -31,6 +28,9 @@ LevelPlan level_plan(int level) {
     case 2: return {2, size_t{1} << 14, 4};
     case 3: return {kMaxPly - 1, size_t{1} << 18, 8};
     case 4: return {kMaxPly - 1, size_t{1} << 20, 12};
+    // Eight worlds, each deeper, not sixteen: Stratego's level-5 stand-in (114,000 nodes) against today's level 3
+    // scored 78.5% with eight where sixteen scored 75.2%, over the same 400 games, more on both seeds
+    // (docs/strength.md); at level 3's budget four and sixteen scored less than eight.
     default: return {kMaxPly - 1, size_t{1} << 20, 8};
   }
 }

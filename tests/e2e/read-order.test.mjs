@@ -60,7 +60,7 @@ test('the game page orders a read and the socket by their events, not by the pos
   release();                                      // the action's update, then the offer's
   await A.waitForSelector('#board .tr-stalemate[data-agreed="1"]');
   let n = await reads(A);
-  await stale.deliver();            // the read from before the offer arrives last
+  await stale.deliver();                          // the read from before the offer arrives last
   await A.waitForFunction((n) => Number(document.body.dataset.reads || 0) > n, n);
   assert.equal(await agreed(A), '1', 'a read older than the socket does not undo Jade\'s agreement');
   const g = await apiJson(server.url, 'GET', `/api/games/${id}`);
