@@ -2,7 +2,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launch, newPage, assertNoErrors, screenshot, apiJson, boardPieces, handCounts, countPieces,
-  waitTurnOrEnd, playRandomMove } from './helpers.mjs';
+  waitTurnOrEnd, playRandomMove, waitBoardPly } from './helpers.mjs';
 
 let server, browser;
 before(async () => { server = await startServer(); browser = await launch(); });
@@ -53,6 +53,7 @@ test('play Tigadi against the AI by clicking, board matches the server after eve
   assert.ok(moves > 0, 'at least one move was played');
   // The move list shows every ply.
   const g = await apiJson(server.url, 'GET', `/api/games/${id}`, { token });
+  await waitBoardPly(page, g.observation.ply);
   const listed = await page.$$eval('#moves li', els => els.length);
   assert.ok(listed >= g.observation.ply, `move list has ${listed} entries for ${g.observation.ply} plies`);
   await screenshot(page, 'a-ai-game');

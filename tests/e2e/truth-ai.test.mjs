@@ -7,7 +7,7 @@
 // positions seen during the game. A second test plays at a 390 px phone width by taps.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, newPage, assertNoErrors, apiJson, phoneContext, noSideScroll } from './helpers.mjs';
+import { startServer, launch, newPage, assertNoErrors, apiJson, phoneContext, noSideScroll, waitBoardPly } from './helpers.mjs';
 import { createTruth, pieces, lit, waitTurnOrEnd, clickAction, tapTurn, expectPhoneBoard, waitSecondOrEnd, waitPlyOrEnd, boardState, shot, isWhite } from './truth-helpers.mjs';
 
 let server, browser;
@@ -129,6 +129,7 @@ test('Truth against the AI: setup, then turns of two actions by clicks', { timeo
   assert.ok(turns >= 1, 'at least one turn was played');
   // The move list: one entry per turn, two actions each (a pass or an end of game aside).
   const g = await apiJson(server.url, 'GET', `/api/games/${id}`, { token });
+  await waitBoardPly(page, g.observation.ply);
   const listed = await page.$$eval('#moves li .ply', els => els.map(e => e.firstChild.textContent));
   assert.ok(listed.length >= g.observation.ply, `the move list has ${listed.length} entries for ${g.observation.ply} turns`);
   assert.ok(listed.filter(t => /^[a-q]\d+-[a-q]\d+ [a-q]\d+-[a-q]\d+$/.test(t)).length >= Math.min(turns, 5), `turns of two actions: ${listed.slice(0, 6)}`);
