@@ -6,7 +6,7 @@
 // sight was ever drawn.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, newPage, assertNoErrors, screenshot, apiJson } from './helpers.mjs';
+import { startServer, launch, newPage, assertNoErrors, screenshot, apiJson, waitBoardPly } from './helpers.mjs';
 import { createFacet, assertBoardMatches, boardState, waitTurnOrEnd, waitPly, clickMove, game, centre, engineStates, SQUARES } from './facet-helpers.mjs';
 
 let server, browser;
@@ -92,7 +92,7 @@ test('FACET fog as Black against the AI: dimmed squares, ghosts, no leaks, Black
       await screenshot(page, 'facet-fog-black-start');
       // The spectator: the Thrones only.
       const sg = await apiJson(server.url, 'GET', `/api/games/${id}`);
-      await spectator.waitForFunction((p) => Number(document.getElementById('board').dataset.ply) >= p, sg.observation.ply);
+      await waitBoardPly(spectator, sg.observation.ply);
       await assertBoardMatches(spectator, sg.observation, 'spectator');
       assert.ok(Object.keys(sg.observation.board).every(sq => ['c5', 'e5', 'g5'].includes(sq)));
       assertNoLeak(await domStones(spectator), sg.observation, sg.events, 'spectator');

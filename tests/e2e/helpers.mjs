@@ -222,10 +222,10 @@ export async function waitTurnOrEnd(page, timeout = 20000) {
 
 const pick = (a) => a[Math.floor(Math.random() * a.length)];
 
-// Waits until the page's board shows at least `ply`: a read of the server taken after the page's last wait may
-// already hold the AI's answer, which the page draws when its socket update comes.
-export const waitBoardPly = (page, ply) =>
-  page.waitForFunction((p) => Number(document.getElementById('board').dataset.ply) >= p, ply);
+// Waits until the page's board shows at least `ply` (its socket update drawn): after a click, for the move's echo;
+// after a read of the server, for what the read holds (it may already hold the AI's answer).
+export const waitBoardPly = (page, ply, { timeout } = {}) =>
+  page.waitForFunction((p) => Number(document.getElementById('board').dataset.ply) >= p, ply, timeout ? { timeout } : {});
 
 // Plays one random legal move by clicking lit points (or Pass). Returns a description of the clicks.
 export async function playRandomMove(page, { onCapture } = {}) {

@@ -1,7 +1,7 @@
 // (b) Two browsers: A invites a friend, B joins from the link, and each sees the other's moves arrive.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, newPage, assertNoErrors, screenshot, boardPieces, waitTurnOrEnd, playRandomMove } from './helpers.mjs';
+import { startServer, launch, newPage, assertNoErrors, screenshot, boardPieces, waitTurnOrEnd, playRandomMove, waitBoardPly } from './helpers.mjs';
 
 let server, browser;
 before(async () => { server = await startServer(); browser = await launch(); });
@@ -56,8 +56,8 @@ test('invite a friend, join by the link, moves arrive live on both sides', { tim
     const ply = Number(await mover.getAttribute('#board', 'data-ply'));
     await playRandomMove(mover);
     // The other page sees the move without reloading.
-    await other.waitForFunction((p) => Number(document.getElementById('board').dataset.ply) > p, ply);
-    await mover.waitForFunction((p) => Number(document.getElementById('board').dataset.ply) > p, ply);
+    await waitBoardPly(other, ply + 1);
+    await waitBoardPly(mover, ply + 1);
     assert.deepEqual(await boardPieces(other), await boardPieces(mover), `both boards agree after ply ${ply + 1}`);
     const moversLast = await mover.$$eval('#moves li .ply', els => els.map(e => e.textContent));
     const othersLast = await other.$$eval('#moves li .ply', els => els.map(e => e.textContent));

@@ -1,7 +1,7 @@
 // (d) The lobby, a game and the rules at a phone-sized viewport (375×667).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, newPage, assertNoErrors, screenshot, waitTurnOrEnd, playRandomMove, noSideScroll } from './helpers.mjs';
+import { startServer, launch, newPage, assertNoErrors, screenshot, waitTurnOrEnd, playRandomMove, noSideScroll, waitBoardPly } from './helpers.mjs';
 
 let server, browser;
 before(async () => { server = await startServer(); browser = await launch(); });
@@ -21,7 +21,7 @@ test('phone viewport: board scales, controls stack', { timeout: 120000 }, async 
     if (await waitTurnOrEnd(page)) break;
     const ply = Number(await page.getAttribute('#board', 'data-ply'));
     await playRandomMove(page);
-    await page.waitForFunction((p) => Number(document.getElementById('board').dataset.ply) > p, ply);
+    await waitBoardPly(page, ply + 1);
   }
   await waitTurnOrEnd(page);
   const board = await page.$eval('#board svg', e => e.getBoundingClientRect().toJSON());

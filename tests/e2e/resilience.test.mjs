@@ -2,7 +2,7 @@
 // server restarts.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, newPage, assertNoErrors, screenshot, apiJson, boardPieces, waitTurnOrEnd, playRandomMove } from './helpers.mjs';
+import { startServer, launch, newPage, assertNoErrors, screenshot, apiJson, boardPieces, waitTurnOrEnd, playRandomMove, waitBoardPly } from './helpers.mjs';
 
 let server, browser;
 before(async () => { server = await startServer(); browser = await launch(); });
@@ -23,7 +23,7 @@ test('hot seat: one browser plays both sides', { timeout: 120000 }, async () => 
     assert.match(await page.textContent('#status'), new RegExp(`${side} to move`));
     const ply = Number(await page.getAttribute('#board', 'data-ply'));
     await playRandomMove(page);
-    await page.waitForFunction((p) => Number(document.getElementById('board').dataset.ply) > p, ply);
+    await waitBoardPly(page, ply + 1);
   }
   const g = await apiJson(server.url, 'GET', `/api/games/${id}`);
   assert.equal(g.observation.ply, 6);
@@ -44,7 +44,7 @@ test('the page reconnects when the server restarts, and play goes on', { timeout
   await waitTurnOrEnd(page);
   let ply = Number(await page.getAttribute('#board', 'data-ply'));
   await playRandomMove(page);
-  await page.waitForFunction((p) => Number(document.getElementById('board').dataset.ply) > p + 1, ply);
+  await waitBoardPly(page, ply + 2);
 
   await server.stop({ keep: true });
   await page.waitForSelector('#conn.down');
@@ -54,7 +54,7 @@ test('the page reconnects when the server restarts, and play goes on', { timeout
   await waitTurnOrEnd(page);
   ply = Number(await page.getAttribute('#board', 'data-ply'));
   await playRandomMove(page);
-  await page.waitForFunction((p) => Number(document.getElementById('board').dataset.ply) > p + 1, ply, { timeout: 20000 });
+  await waitBoardPly(page, ply + 2, { timeout: 20000 });
   await waitTurnOrEnd(page);
   const token = await page.evaluate((id) => JSON.parse(localStorage.getItem(`tabula:game:${id}`)).tokens['0'], id);
   const g = await apiJson(server.url, 'GET', `/api/games/${id}`, { token });

@@ -2,7 +2,7 @@
 // panel, sounds, the light/dark switch, the lobby's named AI levels and the page for a game that does not exist.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, newPage, assertNoErrors, screenshot, apiJson, boardPieces, phoneContext, noSideScroll, recordThinking } from './helpers.mjs';
+import { startServer, launch, newPage, assertNoErrors, screenshot, apiJson, boardPieces, phoneContext, noSideScroll, recordThinking, waitBoardPly } from './helpers.mjs';
 
 let server, browser;
 before(async () => { server = await startServer(); browser = await launch(); });
@@ -148,7 +148,7 @@ test('Tigadi: browse a live game, flip, material, sounds', { timeout: 180000 }, 
   await apiJson(server.url, 'POST', `/api/games/${id}/moves`, { body: { move: g.legal[0] }, token });
   await page.waitForFunction(() => Number(document.documentElement.dataset.soundCount || 0) >= 1);
   assert.ok(['move', 'capture', 'end'].includes(await page.evaluate(() => document.documentElement.dataset.sound)));
-  await page.waitForFunction((p) => Number(document.getElementById('board').dataset.ply) >= p + 2, ply);
+  await waitBoardPly(page, ply + 2);
   // Muted: nothing more plays, and it stays muted.
   await page.click('#sound');
   assert.equal(await page.textContent('#sound'), 'Sound off');
@@ -158,7 +158,7 @@ test('Tigadi: browse a live game, flip, material, sounds', { timeout: 180000 }, 
   if (g.status !== 'over') {
     ply = g.observation.ply;
     await apiJson(server.url, 'POST', `/api/games/${id}/moves`, { body: { move: g.legal[0] }, token });
-    await page.waitForFunction((p) => Number(document.getElementById('board').dataset.ply) >= p + 1, ply);
+    await waitBoardPly(page, ply + 1);
     assert.equal(await page.evaluate(() => document.documentElement.dataset.soundCount), count, 'muted');
   }
   await page.reload();
