@@ -2,7 +2,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launch, newPage, assertNoErrors, screenshot, apiJson, boardPieces, handCounts, countPieces,
-  waitTurnOrEnd, playRandomMove, waitBoardPly } from './helpers.mjs';
+  waitTurnOrEnd, playRandomMove, waitBoardPly, rulesLinkOf } from './helpers.mjs';
 
 let server, browser;
 before(async () => { server = await startServer(); browser = await launch(); });
@@ -23,7 +23,7 @@ test('play Tigadi against the AI by clicking, board matches the server after eve
   assert.ok(token, 'the token is stored in localStorage');
 
   // The rules are linked from the game page.
-  assert.equal(await page.getAttribute('#rules-link', 'href'), '/rules/tigadi.html');
+  assert.equal(await rulesLinkOf(page), '/rules/tigadi.html');
 
   let moves = 0;
   let captureShot = false;

@@ -5,7 +5,7 @@
 // reason, and the replay matches the engine's positions move by move.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, newPage, assertNoErrors, screenshot, apiJson } from './helpers.mjs';
+import { startServer, launch, newPage, assertNoErrors, screenshot, apiJson, rulesLinkOf } from './helpers.mjs';
 import { createFacet, assertBoardMatches, boardState, waitTurnOrEnd, waitPly, clickMove, engineStates, game, centre } from './facet-helpers.mjs';
 
 let server, browser;
@@ -18,7 +18,7 @@ test('FACET momentum against the AI: clicks, green targets, badges, a draw offer
   const { id, tokens } = await createFacet(page, server.url, { side: '0', opponent: 'ai:1', modes: ['momentum'] });
   const token = tokens['0'];
   assert.ok(token, 'White is my seat');
-  assert.equal(await page.getAttribute('#rules-link', 'href'), '/rules/facet.html');
+  assert.equal(await rulesLinkOf(page), '/rules/facet.html');
   let g = await game(server.url, id, token);
   assert.deepEqual(g.options.modes, ['momentum']);
   assert.deepEqual(g.seats.map(s => s.type), ['human', 'ai']);

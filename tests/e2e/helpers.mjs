@@ -277,6 +277,13 @@ export async function createAndOpen(page, { open = false } = {}) {
   return { id, tokens };
 }
 
+// The game page's rules link once the page has named its game: game.js sets the heading and the link in one step
+// after its first reads, and until then the link is game.html's placeholder (Tigadi's rules).
+export async function rulesLinkOf(page) {
+  await page.waitForFunction(() => document.getElementById('title').textContent !== 'Loading game…');
+  return page.getAttribute('#rules-link', 'href');
+}
+
 // Pieces on a board (or a setup editor) that marks them with data-piece: square -> piece.
 export async function pieces(page, root = '#board') {
   return page.$$eval(`${root} [data-square][data-piece]`, els => Object.fromEntries(els.map(e => [e.dataset.square, e.dataset.piece])));

@@ -3,7 +3,7 @@
 // battle shown and written down, the trays, and the full reveal once the game is over.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, newPage, assertNoErrors, screenshot, apiJson } from './helpers.mjs';
+import { startServer, launch, newPage, assertNoErrors, screenshot, apiJson, rulesLinkOf } from './helpers.mjs';
 import { createStratego, pieces, drag, center, waitTurnOrEnd, clickMove, NAMES } from './stratego-helpers.mjs';
 
 let server, browser;
@@ -18,7 +18,7 @@ test('Stratego against the AI: set up, click and drag moves, battles, resign, fu
   const { id, tokens } = await createStratego(page, server.url, { seats: ['me', 'ai:1'], memoryAid: true });
   const token = tokens['0'];
   assert.ok(token, 'the token is stored');
-  assert.equal(await page.getAttribute('#rules-link', 'href'), '/rules/stratego.html');
+  assert.equal(await rulesLinkOf(page), '/rules/stratego.html');
 
   // --- Setup ---------------------------------------------------------------------------------
   await page.waitForSelector('#setup .st-setup [data-square="a1"]');

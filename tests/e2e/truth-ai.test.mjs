@@ -7,7 +7,7 @@
 // positions seen during the game. A second test plays at a 390 px phone width by taps.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, newPage, assertNoErrors, apiJson, phoneContext, noSideScroll, waitBoardPly } from './helpers.mjs';
+import { startServer, launch, newPage, assertNoErrors, apiJson, phoneContext, noSideScroll, waitBoardPly, rulesLinkOf } from './helpers.mjs';
 import { createTruth, pieces, lit, waitTurnOrEnd, clickAction, tapTurn, expectPhoneBoard, waitSecondOrEnd, waitPlyOrEnd, boardState, shot, isWhite } from './truth-helpers.mjs';
 
 let server, browser;
@@ -57,7 +57,7 @@ test('Truth against the AI: setup, then turns of two actions by clicks', { timeo
   const page = await newPage(context);
   const { id, tokens } = await createTruth(page, server.url, { seats: ['me', 'ai:1'] });
   const token = tokens['0'];
-  assert.equal(await page.getAttribute('#rules-link', 'href'), '/rules/truth.html');
+  assert.equal(await rulesLinkOf(page), '/rules/truth.html');
 
   // The setup editor: 41 of my pieces on my white squares, none of the other army.
   await page.waitForSelector('#setup .tr-setup[data-seat="0"]');
