@@ -277,11 +277,11 @@ export async function createAndOpen(page, { open = false } = {}) {
   return { id, tokens };
 }
 
-// The game page's rules link once the page has named its game: game.js sets the heading and the link in one step
-// after its first reads, and until then the link is game.html's placeholder (Tigadi's rules).
+// The game page's rules link once the page has named its game (game.js sets the heading and the link in one step
+// after its first reads; before, the link is hidden and has no address): its address, or null where it stays hidden.
 export async function rulesLinkOf(page) {
   await page.waitForFunction(() => document.getElementById('title').textContent !== 'Loading game…');
-  return page.getAttribute('#rules-link', 'href');
+  return page.$eval('#rules-link', a => (a.classList.contains('hidden') ? null : a.getAttribute('href')));
 }
 
 // Pieces on a board (or a setup editor) that marks them with data-piece: square -> piece.

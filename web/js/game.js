@@ -210,7 +210,8 @@ async function start() {
   document.title = `${S.info.title} · Tabula`;
   $('title').textContent = `${S.info.title}`;
   $('title').append(h('small', { class: 'muted' }, `  game ${gameId}`));
-  if (S.info.rules) $('rules-link').href = S.info.rules; else $('rules-link').classList.add('hidden');
+  // Shown only once the game is known: before, any link would name some other game's rules.
+  if (S.info.rules) { $('rules-link').href = S.info.rules; $('rules-link').classList.remove('hidden'); }
   if (!S.info.load) {
     $('page-error').textContent = `This browser has no board for ${S.info.title} yet.`;
     return;
