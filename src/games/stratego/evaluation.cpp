@@ -10,7 +10,8 @@
 // yet shown is worth a little more than its rank (the enemy must guess; the Marshal most), so a battle that
 // shows a high piece to take a low one costs something, and probing with a low piece gains; and a Marshal
 // standing beside enemy pieces that could be the Spy (unshown while the Spy lives) risks its value times the
-// chance that one of them is.
+// chance that one of them is. And what the search is too shallow to see coming: a lone Miner walking up to
+// the seat's walled-in Flag, met by a guard beside each of its Bombs (flag_shield_charge).
 #include "games/stratego/stratego.h"
 
 #include <algorithm>
@@ -54,6 +55,13 @@ constexpr int kRepeatPenalty = 25;
 // worth with what comes with it (concealment, the Marshal's dominance).
 constexpr int kRiskyAttacker = kColonel;
 constexpr int kRiskValue[kKinds] = {0, 0, 0, 0, 0, 0, 0, 0, 165, 280, 600, 0};
+
+// The seat's Flag's shield (flag_shield_charge): each Bomb beside the seat's Flag with no piece of the seat beside
+// it that beats a Miner is charged this much while an enemy piece that may be a Miner stands within
+// kShieldRange steps of the Flag, twice as much within kShieldNear.
+constexpr int kShieldCharge = 80;
+constexpr int kShieldRange = 6;
+constexpr int kShieldNear = 4;
 
 // What a win counts when the AI adds up its worlds' scores (Game::world_win_value): about two and a half
 // Marshals with their dominance: losing the Marshal for nothing takes a large part of an even game's chances.
@@ -163,8 +171,11 @@ int Stratego::evaluate() const {
       }
   const int me = to_move_, them = 1 - me;
   const int dominance = top[me] > top[them] ? kTopPiece : top[them] > top[me] ? -kTopPiece : 0;
+  // The seat's Flag's shield, in a world drawn for a seat (flag_shield_charge).
+  int shield[2] = {0, 0};
+  if (marginals_) shield[believer_] = flag_shield_charge();
   return soften(dominance + material[me] - material[them] + (reach[them] - reach[me]) + (hidden[me] - hidden[them]) -
-                (spy_risk[me] - spy_risk[them]));
+                (spy_risk[me] - spy_risk[them]) - (shield[me] - shield[them]));
 }
 
 int Stratego::world_win_value() const { return kWorldWin; }
@@ -179,6 +190,54 @@ int Stratego::evaluate_for(Player who) const {
   if (sh.count >= 2) v -= kRepeatPenalty * (sh.count - 1);
   if (marginals_ && who == believer_) v -= attack_risk();
   return v;
+}
+
+// How a Flag walled in by Bombs is lost (docs/strength.md, "the lone walker"): a single enemy piece, unknown
+// until it takes a Bomb, walks up, takes a Bomb beside the Flag and takes the Flag on its next move. Once it
+// has taken the Bomb it is known to be a Miner and stands beside the Flag, and the seat has one move to take
+// it: only a piece already standing beside that Bomb can. So each Bomb beside the seat's Flag wants a piece
+// that beats a Miner (a Sergeant or higher) beside it, before the walker comes, four of its moves before the
+// end, where a search of a few plies cannot see why. Charged only while an enemy piece that may be a Miner
+// (one not shown to be anything else) stands near the Flag and the enemy has a Miner, so the defenders are
+// free to fight elsewhere the rest of the game. The seat's own army is the truth in every world, and what
+// the enemy's pieces may be is public (which moved, which were shown, how many Miners live), so the worlds
+// charge alike: the vote is not split by where a world dealt the Miners. (An unmoved enemy piece within range
+// counts where the world dealt it a movable kind; only a Flag on the second rank is ever that close to the
+// enemy's unmoved pieces.)
+int Stratego::flag_shield_charge() const {
+  if (!marginals_) return 0;  // the true game, or a world nobody drew for a seat
+  const Player p = believer_, e = 1 - p;
+  int flag = kNoSquare, enemy_miners = 0;
+  for (int i = 0; i < count_[static_cast<size_t>(p)]; ++i) {
+    const Piece& pc = pieces_[static_cast<size_t>(p * kArmySize + i)];
+    if (pc.alive && pc.kind == kFlag) flag = pc.square;
+  }
+  if (flag == kNoSquare) return 0;
+  int nearest = kShieldRange + 1;
+  for (int i = 0; i < count_[static_cast<size_t>(e)]; ++i) {
+    const Piece& pc = pieces_[static_cast<size_t>(e * kArmySize + i)];
+    if (!pc.alive) continue;
+    if (pc.kind == kMiner) ++enemy_miners;
+    if (is_movable(pc.kind) && (!pc.revealed || pc.kind == kMiner)) nearest = std::min(nearest, distance(pc.square, flag));
+  }
+  if (enemy_miners == 0 || nearest > kShieldRange) return 0;
+  int open = 0;
+  for (int d = 0; d < kDirections; ++d) {
+    const int bomb = kGeometry.neighbours[static_cast<size_t>(flag)][static_cast<size_t>(d)];
+    if (bomb == kNoSquare || board_[static_cast<size_t>(bomb)] == kEmpty) continue;
+    const int id = board_[static_cast<size_t>(bomb)];
+    if (owner(id) != p || pieces_[static_cast<size_t>(id)].kind != kBomb) continue;
+    bool guarded = false;
+    for (int d2 = 0; d2 < kDirections && !guarded; ++d2) {
+      const int sq = kGeometry.neighbours[static_cast<size_t>(bomb)][static_cast<size_t>(d2)];
+      if (sq == kNoSquare || board_[static_cast<size_t>(sq)] == kEmpty) continue;
+      const int g = board_[static_cast<size_t>(sq)];
+      const int kind = pieces_[static_cast<size_t>(g)].kind;
+      guarded = owner(g) == p && kind > kMiner && kind <= kMarshal;
+    }
+    open += !guarded;
+  }
+  return kShieldCharge * open * (nearest <= kShieldNear ? 2 : 1);
 }
 
 // The searched line's attacks by the believer's high pieces on enemy pieces nobody had seen, each won here

@@ -93,7 +93,8 @@ class Stratego final : public Game {
   json observation_json(Player viewer) const override;
   int evaluate() const override;
   // evaluate(), less a penalty for `who` for each position repeated since the search's root and for its
-  // piece's back-and-forth run (evaluation.cpp).
+  // piece's back-and-forth run, and in a sampled world, for the seat that drew it, the risk of its attacks on
+  // unknown pieces (evaluation.cpp).
   int evaluate_for(Player who) const override;
   uint64_t hash() const override { return position_hash_ ^ identity_hash_; }
   // A world consistent with the public history and the viewer's own army (belief.cpp).
@@ -126,6 +127,9 @@ class Stratego final : public Game {
   bool ready(Player p) const { return ready_[static_cast<size_t>(p)]; }
   bool owns_movable_piece(Player p) const;
   const Shuttle& shuttle(Player p) const { return shuttle_[static_cast<size_t>(p)]; }
+  // In a world drawn for a seat: what the evaluation charges that seat for the Bombs beside its Flag that no
+  // guard stands beside while an enemy piece that may be a Miner is near (evaluation.cpp).
+  int flag_shield_charge() const;
 
  private:
   class Sampler;  // belief.cpp

@@ -471,9 +471,10 @@ TEST(StrategoAI, AMarshalsWinOverAnUnknownPieceIsChargedTheChanceItWasABomb) {
 // Red's Marshal on e5 beside an unknown Blue piece that has moved (the Spy); Blue's Spy and Marshal have not
 // been seen. After Red's move its Marshal stands beside no unknown Blue piece: it stepped away or took it
 // (a Marshal that attacks wins against the Spy). The worlds that deal the Spy to f5 see the danger; the
-// evaluation's Spy term keeps it when none of the eight does.
+// evaluation's Spy term keeps it when none of the eight does. A Sergeant on b2 guards both of the Flag's Bombs,
+// so the Flag's shield asks nothing of Red when Blue's pieces step within reach of it.
 TEST(StrategoAI, MarshalStepsAwayFromAnUnknownThatCouldBeTheSpy) {
-  json board = {{"a1", "0F"}, {"b1", "0B"}, {"a2", "0B"}, {"e5", "0M"}, {"h2", "0T"}, {"j3", "0T"}, {"c1", "0G"},
+  json board = {{"a1", "0F"}, {"b1", "0B"}, {"a2", "0B"}, {"b2", "0T"}, {"e5", "0M"}, {"h2", "0T"}, {"j3", "0T"}, {"c1", "0G"},
                 {"d1", "0C"}, {"e1", "0C"}, {"f1", "0J"}, {"g1", "0J"}, {"h1", "0P"}, {"i1", "0P"}, {"j1", "0L"},
                 {"c2", "0L"}, {"d2", "0T"}, {"e2", "0N"}, {"f2", "0N"}, {"j10", "1F"}, {"i10", "1B"}, {"j9", "1B"},
                 {"f5", "1S"}};
@@ -517,6 +518,66 @@ TEST(StrategoAI, DoesNotShuffleAPieceBackAndForthWhenNothingChanges) {
     for (const char* m : {"e4-e5", "a9-a8", "e5-e4", "a8-a9"}) s.play(m);
     EXPECT_NE(ai::choose_move(s.game(), budget(seed)).move, "e4-e5") << "seed " << seed;
   }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The Flag's shield: the lone Miner that walks up, takes a Bomb beside the Flag and then the Flag.
+
+// Red's Flag on a1 walled in by Bombs on b1 and a2, its Sergeant on j5 and its Captain on j1; Blue's unknown Miner has walked to c3,
+// four steps from the Flag; Blue's Captain waits on h8.
+json walker_position() {
+  return json{{"board", {{"a1", "0F"}, {"b1", "0B"}, {"a2", "0B"}, {"j5", "0T"}, {"j1", "0P"},
+                         {"j10", "1F"}, {"i10", "1B"}, {"j9", "1B"}, {"c3", "1N"}, {"h8", "1P"}}},
+              {"moved", {"j5", "j1", "c3", "h8"}}};
+}
+
+// What a world drawn for Red charges Red for its Flag's shield.
+int shield_charge(const json& state, uint64_t seed) {
+  Session s = Session::from_state("stratego", state);
+  Rng rng(seed);
+  return as_stratego(*s.game().sample_world(0, rng)).flag_shield_charge();
+}
+
+// Each Bomb beside the seat's Flag with no piece of the seat that beats a Miner beside it is charged 80, twice
+// as much when the possible Miner is within four steps; nothing when no enemy piece that may be a Miner is within
+// six, or when the enemy has no Miner left. Here every enemy piece near the Flag has moved, so every world (four
+// seeds) charges the same: the charge reads only the seat's own army and what is public of the enemy's.
+TEST(StrategoAI, TheFlagsBombsWithNoGuardBesideThemAreChargedWhileAPossibleMinerIsNear) {
+  // The walker's position with pieces moved elsewhere (each still counted as having moved).
+  const auto with = [](std::initializer_list<std::pair<const char*, const char*>> changes) {
+    json state = walker_position();
+    for (const auto& [from, to] : changes) {
+      const json piece = state["board"][from];
+      state["board"].erase(from);
+      state["board"][to] = piece;
+      for (json& m : state["moved"])
+        if (m == from) m = to;
+    }
+    return state;
+  };
+  json no_miner = walker_position();
+  no_miner["board"]["c3"] = "1T";  // the walker a Sergeant: Blue has no Miner
+  json shown_captain = walker_position();
+  shown_captain["board"]["c3"] = "1P";
+  shown_captain["board"]["h8"] = "1N";
+  shown_captain["revealed"] = {"c3"};
+  json shown_miner = walker_position();
+  shown_miner["revealed"] = {"c3"};
+  const std::vector<std::pair<std::string, std::pair<json, int>>> cases = {
+      {"two unguarded Bombs, the walker four steps away", {walker_position(), 2 * 2 * 80}},
+      {"the Sergeant beside both Bombs (b2)", {with({{"j5", "b2"}}), 0}},
+      {"the Sergeant beside b1 only (c1)", {with({{"j5", "c1"}}), 2 * 80}},
+      {"the Captain beside a2 only (a3)", {with({{"j1", "a3"}}), 2 * 80}},
+      {"the walker six steps away", {with({{"c3", "d4"}}), 2 * 80}},
+      {"the walker seven steps away", {with({{"c3", "e4"}}), 0}},
+      {"the enemy has no Miner", {no_miner, 0}},
+      {"the near piece shown to be a Captain, the Miner far", {shown_captain, 0}},
+      {"the near piece shown to be a Miner", {shown_miner, 2 * 2 * 80}},
+  };
+  for (const auto& [name, c] : cases)
+    for (uint64_t seed = 1; seed <= 4; ++seed) EXPECT_EQ(shield_charge(c.first, seed), c.second) << name << ", seed " << seed;
+  EXPECT_EQ(as_stratego(Session::from_state("stratego", walker_position()).game()).flag_shield_charge(), 0)
+      << "the true game is no seat's view";
 }
 
 // Sanitizer builds play half the games (core/testing.h).
