@@ -173,7 +173,7 @@ int Stratego::evaluate() const {
   const int dominance = top[me] > top[them] ? kTopPiece : top[them] > top[me] ? -kTopPiece : 0;
   // The seat's Flag's shield, in a world drawn for a seat (flag_shield_charge).
   int shield[2] = {0, 0};
-  if (marginals_) shield[believer_] = flag_shield_charge();
+  if (marginals_) shield[believer_] = flag_shield_charge(flag[believer_], counts[1 - believer_][kMiner]);
   return soften(dominance + material[me] - material[them] + (reach[them] - reach[me]) + (hidden[me] - hidden[them]) -
                 (spy_risk[me] - spy_risk[them]) - (shield[me] - shield[them]));
 }
@@ -212,15 +212,24 @@ int Stratego::flag_shield_charge() const {
     const Piece& pc = pieces_[static_cast<size_t>(p * kArmySize + i)];
     if (pc.alive && pc.kind == kFlag) flag = pc.square;
   }
-  if (flag == kNoSquare) return 0;
+  for (int i = 0; i < count_[static_cast<size_t>(e)]; ++i) {
+    const Piece& pc = pieces_[static_cast<size_t>(e * kArmySize + i)];
+    enemy_miners += pc.alive && pc.kind == kMiner;
+  }
+  return flag_shield_charge(flag, enemy_miners);
+}
+
+// The same, given what evaluate() has counted already: the seat's Flag's square and the enemy's living Miners.
+int Stratego::flag_shield_charge(int flag, int enemy_miners) const {
+  const Player p = believer_, e = 1 - p;
+  if (flag == kNoSquare || enemy_miners == 0) return 0;
   int nearest = kShieldRange + 1;
   for (int i = 0; i < count_[static_cast<size_t>(e)]; ++i) {
     const Piece& pc = pieces_[static_cast<size_t>(e * kArmySize + i)];
-    if (!pc.alive) continue;
-    if (pc.kind == kMiner) ++enemy_miners;
-    if (is_movable(pc.kind) && (!pc.revealed || pc.kind == kMiner)) nearest = std::min(nearest, distance(pc.square, flag));
+    if (pc.alive && is_movable(pc.kind) && (!pc.revealed || pc.kind == kMiner))
+      nearest = std::min(nearest, distance(pc.square, flag));
   }
-  if (enemy_miners == 0 || nearest > kShieldRange) return 0;
+  if (nearest > kShieldRange) return 0;
   int open = 0;
   for (int d = 0; d < kDirections; ++d) {
     const int bomb = kGeometry.neighbours[static_cast<size_t>(flag)][static_cast<size_t>(d)];
@@ -233,7 +242,7 @@ int Stratego::flag_shield_charge() const {
       if (sq == kNoSquare || board_[static_cast<size_t>(sq)] == kEmpty) continue;
       const int g = board_[static_cast<size_t>(sq)];
       const int kind = pieces_[static_cast<size_t>(g)].kind;
-      guarded = owner(g) == p && kind > kMiner && kind <= kMarshal;
+      guarded = owner(g) == p && is_movable(kind) && battle(kind, kMiner) == Outcome::attacker_won;
     }
     open += !guarded;
   }

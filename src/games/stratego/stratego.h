@@ -157,6 +157,7 @@ class Stratego final : public Game {
   void begin_play();
   void judge_turn_start();  // the no-moves end, for the player to move
   int attack_risk() const;  // evaluation.cpp
+  int flag_shield_charge(int flag, int enemy_miners) const;  // evaluation.cpp
   void weigh_behaviour(Player viewer, Beliefs& w) const;  // belief.cpp
   void push_history();
   void recompute_identity_hash();

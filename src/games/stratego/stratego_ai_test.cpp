@@ -474,8 +474,8 @@ TEST(StrategoAI, AMarshalsWinOverAnUnknownPieceIsChargedTheChanceItWasABomb) {
 // evaluation's Spy term keeps it when none of the eight does. A Sergeant on b2 guards both of the Flag's Bombs,
 // so the Flag's shield asks nothing of Red when Blue's pieces step within reach of it.
 TEST(StrategoAI, MarshalStepsAwayFromAnUnknownThatCouldBeTheSpy) {
-  json board = {{"a1", "0F"}, {"b1", "0B"}, {"a2", "0B"}, {"b2", "0T"}, {"e5", "0M"}, {"h2", "0T"}, {"j3", "0T"}, {"c1", "0G"},
-                {"d1", "0C"}, {"e1", "0C"}, {"f1", "0J"}, {"g1", "0J"}, {"h1", "0P"}, {"i1", "0P"}, {"j1", "0L"},
+  json board = {{"a1", "0F"}, {"b1", "0B"}, {"a2", "0B"}, {"b2", "0T"}, {"e5", "0M"}, {"h2", "0T"}, {"j3", "0T"},
+                {"c1", "0G"}, {"d1", "0C"}, {"e1", "0C"}, {"f1", "0J"}, {"g1", "0J"}, {"h1", "0P"}, {"i1", "0P"}, {"j1", "0L"},
                 {"c2", "0L"}, {"d2", "0T"}, {"e2", "0N"}, {"f2", "0N"}, {"j10", "1F"}, {"i10", "1B"}, {"j9", "1B"},
                 {"f5", "1S"}};
   json moved = {"e5", "h2", "j3", "f5"};
@@ -523,8 +523,8 @@ TEST(StrategoAI, DoesNotShuffleAPieceBackAndForthWhenNothingChanges) {
 // ---------------------------------------------------------------------------------------------------------
 // The Flag's shield: the lone Miner that walks up, takes a Bomb beside the Flag and then the Flag.
 
-// Red's Flag on a1 walled in by Bombs on b1 and a2, its Sergeant on j5 and its Captain on j1; Blue's unknown Miner has walked to c3,
-// four steps from the Flag; Blue's Captain waits on h8.
+// Red's Flag on a1 walled in by Bombs on b1 and a2, its Sergeant on j5 and its Captain on j1; Blue's unknown
+// Miner has walked to c3, four steps from the Flag; Blue's Captain waits on h8.
 json walker_position() {
   return json{{"board", {{"a1", "0F"}, {"b1", "0B"}, {"a2", "0B"}, {"j5", "0T"}, {"j1", "0P"},
                          {"j10", "1F"}, {"i10", "1B"}, {"j9", "1B"}, {"c3", "1N"}, {"h8", "1P"}}},
@@ -578,6 +578,18 @@ TEST(StrategoAI, TheFlagsBombsWithNoGuardBesideThemAreChargedWhileAPossibleMiner
     for (uint64_t seed = 1; seed <= 4; ++seed) EXPECT_EQ(shield_charge(c.first, seed), c.second) << name << ", seed " << seed;
   EXPECT_EQ(as_stratego(Session::from_state("stratego", walker_position()).game()).flag_shield_charge(), 0)
       << "the true game is no seat's view";
+
+  // The evaluation carries it: Red's Sergeant stepping from c2 (beside neither Bomb) to b2 (beside both) gains the
+  // whole charge and nothing else (Red's Captain stays its nearest piece to Blue's Flag; no battle, no repetition).
+  const json from_c2 = with({{"j5", "c2"}});
+  for (uint64_t seed = 1; seed <= 4; ++seed) {
+    Session s = Session::from_state("stratego", from_c2);
+    Rng rng(seed);
+    auto world = s.game().sample_world(0, rng);
+    const int before = world->evaluate_for(0);
+    world->apply(*find_legal_move(*world, "c2-b2"));
+    EXPECT_EQ(world->evaluate_for(0) - before, 2 * 2 * 80) << "seed " << seed;
+  }
 }
 
 // Sanitizer builds play half the games (core/testing.h).
