@@ -23,10 +23,11 @@ async function near(page, a, squareSel, what) {
   const b = await centreOf(page, squareSel);
   assert.ok(Math.abs(a.x - b.x) < 3 && Math.abs(a.y - b.y) < 3, `${what}: (${a.x},${a.y}) is on (${b.x},${b.y})`);
 }
-const lineEnds = (page, sel) => page.$eval(sel, e => {
+const lineEnds = (page, sel) => page.evaluate((sel) => {
+  const e = document.querySelector(sel);
   const r = e.ownerSVGElement.getBoundingClientRect();
   return [{ x: r.x + Number(e.getAttribute('x1')), y: r.y + Number(e.getAttribute('y1')) }, { x: r.x + Number(e.getAttribute('x2')), y: r.y + Number(e.getAttribute('y2')) }];
-});
+}, sel);
 
 test('Tigadi: the server\'s open lines, shown on request', { timeout: 90000 }, async () => {
   const created = await apiJson(server.url, 'POST', '/api/games', {

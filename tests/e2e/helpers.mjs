@@ -313,6 +313,18 @@ export async function waitForGame(url, id, token, ok) {
   throw new Error('the game did not get there');
 }
 
+// Where an element is on the page, found and measured in one look. `page.$eval` cannot: Playwright finds the
+// element in one call and runs the function in another, and a board that redraws in between (any message from
+// the server does) has detached the element, whose box is then 0×0.
+export async function rectOf(page, sel) {
+  const r = await page.evaluate((sel) => {
+    const e = document.querySelector(sel);
+    return e ? e.getBoundingClientRect().toJSON() : null;
+  }, sel);
+  if (!r) throw new Error(`no element matches ${sel}`);
+  return r;
+}
+
 // Where an element's centre is on the page. A mark is drawn once the board is laid out: this waits until the
 // element has a size, and measures it in the same look.
 export async function centreOf(page, sel) {

@@ -1,7 +1,7 @@
 // (d) The lobby, a game and the rules at a phone-sized viewport (375×667).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, newPage, assertNoErrors, screenshot, waitTurnOrEnd, playRandomMove, noSideScroll, waitBoardPly } from './helpers.mjs';
+import { startServer, launch, newPage, assertNoErrors, screenshot, waitTurnOrEnd, playRandomMove, noSideScroll, waitBoardPly, rectOf } from './helpers.mjs';
 
 let server, browser;
 before(async () => { server = await startServer(); browser = await launch(); });
@@ -24,15 +24,15 @@ test('phone viewport: board scales, controls stack', { timeout: 120000 }, async 
     await waitBoardPly(page, ply + 1);
   }
   await waitTurnOrEnd(page);
-  const board = await page.$eval('#board svg', e => e.getBoundingClientRect().toJSON());
+  const board = await rectOf(page, '#board svg');
   assert.ok(board.width >= 300 && board.width <= 375, `board width ${board.width}`);
   assert.ok(board.left >= 0 && board.right <= 375, 'board fits the screen');
   // The side panel stacks under the board.
-  const seats = await page.$eval('#seats', e => e.getBoundingClientRect().toJSON());
+  const seats = await rectOf(page, '#seats');
   assert.ok(seats.top >= board.bottom - 1, 'players panel is below the board');
   // Points are big enough to tap (at least ~30 px apart on a 7-point row).
-  const d1 = await page.$eval('#board [data-point="d1"]', e => e.getBoundingClientRect().toJSON());
-  const a1 = await page.$eval('#board [data-point="a1"]', e => e.getBoundingClientRect().toJSON());
+  const d1 = await rectOf(page, '#board [data-point="d1"]');
+  const a1 = await rectOf(page, '#board [data-point="a1"]');
   assert.ok(d1.left - a1.left >= 90, 'points are spread over the width');
   await noSideScroll(page);
   await page.screenshot({ path: (await import('./helpers.mjs')).SHOTS + '/d-phone-game-viewport.png' });

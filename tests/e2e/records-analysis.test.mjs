@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { startServer, launch, newPage, assertNoErrors, screenshot, apiJson, boardPieces, phoneContext, noSideScroll, gameAs, waitForGame } from './helpers.mjs';
+import { startServer, launch, newPage, assertNoErrors, screenshot, apiJson, boardPieces, phoneContext, noSideScroll, gameAs, waitForGame, rectOf } from './helpers.mjs';
 
 let server, browser;
 before(async () => { server = await startServer(); browser = await launch(); });
@@ -144,7 +144,7 @@ test('Tigadi: download the record, import it, analyse it', { timeout: 240000 }, 
   await p.goto(`${server.url}/game.html?id=${imported}&move=${k}`);
   await p.waitForSelector('#analysis-plot');
   await noSideScroll(p);
-  const plot = await p.$eval('#analysis-plot', e => e.getBoundingClientRect().toJSON());
+  const plot = await rectOf(p, '#analysis-plot');
   assert.ok(plot.width > 250 && plot.width <= 390, `the plot fits the phone: ${plot.width}`);
   await p.$eval('#analysis-panel', e => e.scrollIntoView());
   await screenshot(p, 'records-analysis-phone-dark');

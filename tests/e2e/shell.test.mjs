@@ -2,7 +2,7 @@
 // panel, sounds, the light/dark switch, the lobby's named AI levels and the page for a game that does not exist.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, newPage, assertNoErrors, screenshot, apiJson, boardPieces, phoneContext, noSideScroll, recordThinking, waitBoardPly } from './helpers.mjs';
+import { startServer, launch, newPage, assertNoErrors, screenshot, apiJson, boardPieces, phoneContext, noSideScroll, recordThinking, waitBoardPly, rectOf } from './helpers.mjs';
 
 let server, browser;
 before(async () => { server = await startServer(); browser = await launch(); });
@@ -118,10 +118,10 @@ test('Tigadi: browse a live game, flip, material, sounds', { timeout: 180000 }, 
   assert.equal(await page.getAttribute('#board', 'data-interactive'), 'true');
 
   // Flip board: the button and the key f; remembered for Tigadi games, not for other kinds.
-  const a1Before = await page.$eval('#board [data-point="a1"] .hit', e => e.getBoundingClientRect().toJSON());
+  const a1Before = await rectOf(page, '#board [data-point="a1"] .hit');
   await page.click('#flip');
   await page.waitForSelector('#board svg[data-flipped="true"]');
-  const a1After = await page.$eval('#board [data-point="a1"] .hit', e => e.getBoundingClientRect().toJSON());
+  const a1After = await rectOf(page, '#board [data-point="a1"] .hit');
   assert.ok(a1After.y < a1Before.y && a1After.x > a1Before.x, 'a1 went from the lower left to the upper right');
   await screenshot(page, 'shell-flipped-tigadi');
   await page.reload();
@@ -176,8 +176,8 @@ test('Tigadi: browse a live game, flip, material, sounds', { timeout: 180000 }, 
   await tap.tap('#moves li[data-ply="1"] .ply');
   await browsedTo(tap, 2);
   await noSideScroll(tap);
-  const bar = await tap.$eval('#browse-bar', e => e.getBoundingClientRect().toJSON());
-  const board = await tap.$eval('#board', e => e.getBoundingClientRect().toJSON());
+  const bar = await rectOf(tap, '#browse-bar');
+  const board = await rectOf(tap, '#board');
   assert.ok(bar.bottom <= board.top + 1, 'the bar is above the board');
   await tap.evaluate(() => window.scrollTo(0, 0));
   await screenshot(tap, 'shell-browse-phone');

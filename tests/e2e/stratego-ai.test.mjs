@@ -3,7 +3,7 @@
 // battle shown and written down, the trays, and the full reveal once the game is over.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, newPage, assertNoErrors, screenshot, apiJson, rulesLinkOf } from './helpers.mjs';
+import { startServer, launch, newPage, assertNoErrors, screenshot, apiJson, rulesLinkOf, rectOf } from './helpers.mjs';
 import { createStratego, pieces, drag, center, waitTurnOrEnd, clickMove, NAMES } from './stratego-helpers.mjs';
 
 let server, browser;
@@ -237,7 +237,7 @@ test('Stratego on a phone: a piece dragged with a finger moves; the board fits t
   await page.waitForSelector('#setup [data-square="a1"]');
   await page.click('#setup button[data-act="ready"]');
   await waitTurnOrEnd(page);
-  const box = await page.$eval('#board svg', e => e.getBoundingClientRect().toJSON());
+  const box = await rectOf(page, '#board svg');
   assert.ok(box.width >= 320 && box.right <= 375, `board ${box.width} px wide fits the screen`);
   const sw = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(sw <= 376, `no sideways scrolling (${sw})`);

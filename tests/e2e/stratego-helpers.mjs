@@ -2,7 +2,7 @@
 // `[data-square]` cells with `data-piece` ("0J", "1?") and `data-lit` ("select", "target", "attack").
 
 import assert from 'node:assert/strict';
-import { createAndOpen } from './helpers.mjs';
+import { createAndOpen, rectOf } from './helpers.mjs';
 
 export { pieces } from './helpers.mjs';
 
@@ -23,7 +23,7 @@ export async function createStratego(page, base, { seats = ['me', 'ai:1'], memor
 }
 
 export async function center(page, sq, root = '#board') {
-  const box = await page.$eval(`${root} [data-square="${sq}"] .hit`, e => e.getBoundingClientRect().toJSON());
+  const box = await rectOf(page, `${root} [data-square="${sq}"] .hit`);
   return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
 }
 

@@ -3,7 +3,7 @@
 // shows no piece identity at all. Each side sees its own army face up at the bottom, the other face down.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, newPage, assertNoErrors, screenshot, apiJson } from './helpers.mjs';
+import { startServer, launch, newPage, assertNoErrors, screenshot, apiJson, rectOf } from './helpers.mjs';
 import { createStratego, pieces, svgText, clickMove, NAMES } from './stratego-helpers.mjs';
 
 let server, browser;
@@ -45,8 +45,8 @@ async function expectOwnView(page, seat, id, tokens) {
   const enemyText = await page.$$eval(`#board [data-piece^="${1 - seat}"]`, els => els.map(e => e.textContent).join(''));
   assert.equal(enemyText, '', 'enemy pieces show no identity');
   // Orientation: the own home rank is at the bottom.
-  const y1 = (await page.$eval('#board [data-square="e1"] .hit', e => e.getBoundingClientRect().y));
-  const y10 = (await page.$eval('#board [data-square="e10"] .hit', e => e.getBoundingClientRect().y));
+  const y1 = (await rectOf(page, '#board [data-square="e1"] .hit')).y;
+  const y10 = (await rectOf(page, '#board [data-square="e10"] .hit')).y;
   if (seat === 0) assert.ok(y1 > y10, 'Red: rank 1 at the bottom'); else assert.ok(y10 > y1, 'Blue: rank 10 at the bottom');
   return g;
 }
@@ -73,8 +73,8 @@ test('Stratego hot seat: hand-over screens hide every identity between turns', {
   const blue = await pieces(page, '#setup');
   assert.ok(Object.keys(blue).every(sq => Number(sq.slice(1)) >= 7), 'Blue places on ranks 7-10');
   assert.ok(Object.values(blue).every(p => p[0] === '1'), 'Blue sees only its own pieces');
-  const y7 = await page.$eval('#setup [data-square="a7"] .hit', e => e.getBoundingClientRect().y);
-  const y10 = await page.$eval('#setup [data-square="a10"] .hit', e => e.getBoundingClientRect().y);
+  const y7 = (await rectOf(page, '#setup [data-square="a7"] .hit')).y;
+  const y10 = (await rectOf(page, '#setup [data-square="a10"] .hit')).y;
   assert.ok(y10 > y7, 'Blue\'s back rank is at the bottom of its editor');
   await screenshot(page, 'st-h-blue-setup');
   await page.click('#setup button[data-act="ready"]');

@@ -16,7 +16,7 @@ const nextFrame = (page) => page.evaluate(() => new Promise(r => requestAnimatio
 
 // Nothing lies over the board: at the centre of every square the element under the pointer is that square's.
 async function nothingOverBoard(page) {
-  const covered = await page.$$eval('#board [data-square]', cells => cells.filter(c => {
+  const covered = await page.evaluate(() => [...document.querySelectorAll('#board [data-square]')].filter(c => {
     const r = c.getBoundingClientRect();
     const el = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
     return !el || el.closest('[data-square]') !== c;

@@ -7,7 +7,7 @@
 // positions seen during the game. A second test plays at a 390 px phone width by taps.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, newPage, assertNoErrors, apiJson, phoneContext, noSideScroll, waitBoardPly, rulesLinkOf } from './helpers.mjs';
+import { startServer, launch, newPage, assertNoErrors, apiJson, phoneContext, noSideScroll, waitBoardPly, rulesLinkOf, rectOf } from './helpers.mjs';
 import { createTruth, pieces, lit, waitTurnOrEnd, clickAction, tapTurn, expectPhoneBoard, waitSecondOrEnd, waitPlyOrEnd, boardState, shot, isWhite } from './truth-helpers.mjs';
 
 let server, browser;
@@ -184,11 +184,11 @@ test('Truth on a 390 px phone: the board fits, squares are big enough, taps play
     if (t === 0) {
       // The tap area of a white square is its diamond: twice a square, about 40 px across.
       await expectPhoneBoard(page, { minWidth: 340, square: 'e4', tap: 36 });
-      const a = await page.$eval('#board [data-square="a18"] .hit', e => e.getBoundingClientRect().toJSON());
-      const c = await page.$eval('#board [data-square="c18"] .hit', e => e.getBoundingClientRect().toJSON());
+      const a = await rectOf(page, '#board [data-square="a18"] .hit');
+      const c = await rectOf(page, '#board [data-square="c18"] .hit');
       assert.ok(c.x - a.x >= 38, `squares are at least 19 px wide (${(c.x - a.x) / 2})`);
-      const y1 = await page.$eval('#board [data-square="b1"] .hit', e => e.getBoundingClientRect().y);
-      const y18 = await page.$eval('#board [data-square="a18"] .hit', e => e.getBoundingClientRect().y);
+      const y1 = (await rectOf(page, '#board [data-square="b1"] .hit')).y;
+      const y18 = (await rectOf(page, '#board [data-square="a18"] .hit')).y;
       assert.ok(y1 > y18, 'Ivory at the bottom');
       await noSideScroll(page);
       await shot(page, 'truth-play-phone');

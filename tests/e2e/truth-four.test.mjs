@@ -26,10 +26,10 @@ const game = (id, token) => apiJson(server.url, 'GET', `/api/games/${id}`, { tok
 
 // The army `seat`'s corner is the lowest and leftmost square drawn under `root`.
 async function expectCorner(page, seat, root = '#board') {
-  const cells = await page.$$eval(`${root} [data-square] .hit`, els => els.map(e => {
+  const cells = await page.evaluate((root) => [...document.querySelectorAll(`${root} [data-square] .hit`)].map(e => {
     const r = e.getBoundingClientRect();
     return { sq: e.closest('[data-square]').dataset.square, x: r.x + r.width / 2, y: r.y + r.height / 2 };
-  }));
+  }), root);
   const c = cells.find(e => e.sq === CORNER[seat]);
   assert.ok(c, `${CORNER[seat]} is drawn`);
   assert.ok(cells.every(e => e.x >= c.x - 0.5 && e.y <= c.y + 0.5), `${SIDES[seat]}'s corner ${CORNER[seat]} is at the bottom left`);

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { createAndOpen, screenshot } from './helpers.mjs';
+import { createAndOpen, screenshot, rectOf } from './helpers.mjs';
 
 export { pieces } from './helpers.mjs';
 
@@ -121,10 +121,10 @@ export async function clickTurn(page, { afterFirst } = {}) {
 // On a 390 px phone: the board fits the width and uses most of it, and `square`'s tap area is at least `tap`
 // pixels each way.
 export async function expectPhoneBoard(page, { minWidth, square, tap }) {
-  const box = await page.$eval('#board svg.tr-board', e => e.getBoundingClientRect().toJSON());
+  const box = await rectOf(page, '#board svg.tr-board');
   assert.ok(box.left >= 0 && box.right <= 390, `the board fits the width (${box.left}–${box.right})`);
   assert.ok(box.width >= minWidth, `the board uses the width (${box.width})`);
-  const sq = await page.$eval(`#board [data-square="${square}"] .hit`, e => e.getBoundingClientRect().toJSON());
+  const sq = await rectOf(page, `#board [data-square="${square}"] .hit`);
   assert.ok(sq.width >= tap && sq.height >= tap, `${square}'s tap area is ${sq.width}×${sq.height}`);
 }
 

@@ -4,7 +4,7 @@
 // every API response is read). Once both are in, the board shows both armies.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, newPage, assertNoErrors, apiJson } from './helpers.mjs';
+import { startServer, launch, newPage, assertNoErrors, apiJson, rectOf } from './helpers.mjs';
 import { createTruth, pieces, recordTraffic, placementsIn, shot, clickTurn, waitTurnOrEnd } from './truth-helpers.mjs';
 
 let server, browser;
@@ -60,8 +60,8 @@ test('Truth hot seat: each army sets up unseen by the other, in the DOM and on t
   assert.ok(Object.keys(jade).every(sq => Number(sq.slice(1)) >= 10), 'on ranks 10-18');
   await expectNoArmy(page, 0);
   // Jade's side at the bottom of her editor.
-  const y10 = await page.$eval('#setup [data-square="a10"] .hit', e => e.getBoundingClientRect().y);
-  const y18 = await page.$eval('#setup [data-square="a18"] .hit', e => e.getBoundingClientRect().y);
+  const y10 = (await rectOf(page, '#setup [data-square="a10"] .hit')).y;
+  const y18 = (await rectOf(page, '#setup [data-square="a18"] .hit')).y;
   assert.ok(y18 > y10, 'rank 18 at the bottom of Jade\'s editor');
   const text = await page.textContent('body');
   assert.ok(!Object.keys(ivory).some(sq => new RegExp(`\\b${sq}\\b`).test(text)), 'no square of Ivory\'s army is named on the page');
@@ -118,8 +118,8 @@ test('Truth hot seat: each army sets up unseen by the other, in the DOM and on t
       await shot(page, 'truth-hotseat-play');
     }
     // Jade's view is turned: her army at the bottom.
-    const yLow = await page.$eval('#board [data-square="b1"] .hit', e => e.getBoundingClientRect().y);
-    const yHigh = await page.$eval('#board [data-square="a18"] .hit', e => e.getBoundingClientRect().y);
+    const yLow = (await rectOf(page, '#board [data-square="b1"] .hit')).y;
+    const yHigh = (await rectOf(page, '#board [data-square="a18"] .hit')).y;
     assert.ok(seat === 0 ? yLow > yHigh : yHigh > yLow, `${SIDES[seat]}'s army at the bottom`);
     await clickTurn(page);
   }

@@ -4,7 +4,7 @@
 // points, on both pages.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, newPage, assertNoErrors, apiJson } from './helpers.mjs';
+import { startServer, launch, newPage, assertNoErrors, apiJson, rectOf } from './helpers.mjs';
 import { createTruth, clickTurn, waitTurnOrEnd, shot } from './truth-helpers.mjs';
 
 let server, browser;
@@ -35,8 +35,8 @@ test('Truth: agree to a scored stalemate, withdraw, agree again from both sides'
   await A.waitForSelector('#board .tr-wrap[data-phase="play"]');
   await B.waitForSelector('#board .tr-wrap[data-phase="play"]');
   // Jade's page: Jade at the bottom.
-  const yb = await B.$eval('#board [data-square="b1"] .hit', e => e.getBoundingClientRect().y);
-  const ya = await B.$eval('#board [data-square="a18"] .hit', e => e.getBoundingClientRect().y);
+  const yb = (await rectOf(B, '#board [data-square="b1"] .hit')).y;
+  const ya = (await rectOf(B, '#board [data-square="a18"] .hit')).y;
   assert.ok(ya > yb, 'Jade\'s page has rank 18 at the bottom');
 
   // Ivory agrees; Jade's page sees it, and may agree too (it is not Jade's turn: offers are not bound to it).
