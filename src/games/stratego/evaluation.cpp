@@ -223,13 +223,7 @@ int Stratego::flag_shield_charge() const {
 int Stratego::flag_shield_charge(int flag, int enemy_miners) const {
   const Player p = believer_, e = 1 - p;
   if (flag == kNoSquare || enemy_miners == 0) return 0;
-  int nearest = kShieldRange + 1;
-  for (int i = 0; i < count_[static_cast<size_t>(e)]; ++i) {
-    const Piece& pc = pieces_[static_cast<size_t>(e * kArmySize + i)];
-    if (pc.alive && is_movable(pc.kind) && (!pc.revealed || pc.kind == kMiner))
-      nearest = std::min(nearest, distance(pc.square, flag));
-  }
-  if (nearest > kShieldRange) return 0;
+  // The Bombs first: most leaves have none open, and then the enemy's army need not be read.
   int open = 0;
   for (int d = 0; d < kDirections; ++d) {
     const int bomb = kGeometry.neighbours[static_cast<size_t>(flag)][static_cast<size_t>(d)];
@@ -246,6 +240,15 @@ int Stratego::flag_shield_charge(int flag, int enemy_miners) const {
     }
     open += !guarded;
   }
+  if (open == 0) return 0;
+  // The nearest enemy piece that may be a Miner; one within kShieldNear already decides the charge.
+  int nearest = kShieldRange + 1;
+  for (int i = 0; i < count_[static_cast<size_t>(e)] && nearest > kShieldNear; ++i) {
+    const Piece& pc = pieces_[static_cast<size_t>(e * kArmySize + i)];
+    if (pc.alive && is_movable(pc.kind) && (!pc.revealed || pc.kind == kMiner))
+      nearest = std::min(nearest, distance(pc.square, flag));
+  }
+  if (nearest > kShieldRange) return 0;
   return kShieldCharge * open * (nearest <= kShieldNear ? 2 : 1);
 }
 
