@@ -118,7 +118,12 @@ test('Tigadi: download the record, import it, analyse it', { timeout: 240000 }, 
   const k = Math.floor(analysis.total / 2);
   // A mouse click lands only inside the viewport: the plot is brought into view first (below the fold when the
   // list of moves is long and nothing scrolled the page before).
-  const box = await page.$eval('#analysis-plot', e => { e.scrollIntoView({ block: 'center' }); return e.getBoundingClientRect().toJSON(); });
+  // One look (the plot is drawn again as a new element; helpers.mjs, rectOf).
+  const box = await page.evaluate(() => {
+    const e = document.getElementById('analysis-plot');
+    e.scrollIntoView({ block: 'center' });
+    return e.getBoundingClientRect().toJSON();
+  });
   await page.mouse.click(box.x + box.width * ((6 + (320 - 12) * (k / analysis.total)) / 320), box.y + box.height / 2);
   await page.waitForFunction((i) => document.getElementById('replay-panel').dataset.index === String(i), k);
   assert.equal(await page.getAttribute('#analysis-plot .eval-current', 'data-current'), String(k));
