@@ -118,6 +118,7 @@ class Searcher {
   struct Frame;
   enum Bound : uint8_t { kNone = 0, kUpper = 1, kLower = 2, kExact = 3 };
   uint16_t generation_ = 0;  // the run an entry was stored in: older entries give way first
+  uint16_t valid_from_ = 0;  // the table holds only entries stored since this generation (clear)
 
   int negamax(int depth, int alpha, int beta, int ply, bool null_allowed = true);
   static void extend_pv(Frame& f, Move m, const Frame& child);
