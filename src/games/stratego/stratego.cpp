@@ -111,34 +111,51 @@ void Stratego::begin_play() {
 // Moves
 
 template <class F>
-bool Stratego::for_each_move(Player p, F&& f) const {
+bool Stratego::for_each_move_of(int id, F& f) const {
+  const Piece& pc = pieces_[static_cast<size_t>(id)];
+  if (!pc.alive || !is_movable(pc.kind)) return false;
+  const Player p = owner(id);
   const Shuttle& sh = shuttle_[static_cast<size_t>(p)];
-  const bool limited = sh.count >= options_.two_square_limit;
-  const int first = p * kArmySize, last = first + count_[static_cast<size_t>(p)];
-  for (int id = first; id < last; ++id) {
-    const Piece& pc = pieces_[static_cast<size_t>(id)];
-    if (!pc.alive || !is_movable(pc.kind)) continue;
-    const int from = pc.square;
-    const bool shuttling = limited && sh.piece == id;
-    for (int d = 0; d < kDirections; ++d) {
-      int to = kGeometry.neighbours[static_cast<size_t>(from)][static_cast<size_t>(d)];
-      while (to != kNoSquare) {
-        const uint8_t there = board_[static_cast<size_t>(to)];
-        if (there != kEmpty && owner(there) == p) break;
-        const bool attack = there != kEmpty;
-        // The two-square limit: the run's next move between the same two squares is one too many.
-        const bool over_limit = shuttling && std::min(from, to) == sh.a && std::max(from, to) == sh.b;
-        if (!over_limit && f(from, to, attack)) return true;
-        if (attack || pc.kind != kScout) break;
-        to = kGeometry.neighbours[static_cast<size_t>(to)][static_cast<size_t>(d)];
-      }
+  const bool shuttling = sh.count >= options_.two_square_limit && sh.piece == id;
+  const int from = pc.square;
+  for (int d = 0; d < kDirections; ++d) {
+    int to = kGeometry.neighbours[static_cast<size_t>(from)][static_cast<size_t>(d)];
+    while (to != kNoSquare) {
+      const uint8_t there = board_[static_cast<size_t>(to)];
+      if (there != kEmpty && owner(there) == p) break;
+      const bool attack = there != kEmpty;
+      // The two-square limit: the run's next move between the same two squares is one too many.
+      const bool over_limit = shuttling && std::min(from, to) == sh.a && std::max(from, to) == sh.b;
+      if (!over_limit && f(from, to, attack)) return true;
+      if (attack || pc.kind != kScout) break;
+      to = kGeometry.neighbours[static_cast<size_t>(to)][static_cast<size_t>(d)];
     }
   }
   return false;
 }
 
-bool Stratego::has_legal_move(Player p) const {
-  return for_each_move(p, [](int, int, bool) { return true; });
+template <class F>
+bool Stratego::for_each_move(Player p, F&& f) const {
+  const int first = p * kArmySize, last = first + count_[static_cast<size_t>(p)];
+  for (int id = first; id < last; ++id)
+    if (for_each_move_of(id, f)) return true;
+  return false;
+}
+
+// Asked after every move (judge_turn_start), and nearly always yes: the piece that had a move the last time
+// usually still has one, so it is tried first, before the army in order (whose first pieces, the back rows, are
+// mostly Bombs, the Flag and pieces walled in behind them).
+bool Stratego::has_legal_move(Player p) {
+  auto any = [](int, int, bool) { return true; };
+  uint8_t& hint = mover_hint_[static_cast<size_t>(p)];
+  if (hint != kEmpty && for_each_move_of(hint, any)) return true;
+  const int first = p * kArmySize, last = first + count_[static_cast<size_t>(p)];
+  for (int id = first; id < last; ++id)
+    if (for_each_move_of(id, any)) {
+      hint = static_cast<uint8_t>(id);
+      return true;
+    }
+  return false;
 }
 
 bool Stratego::owns_movable_piece(Player p) const {

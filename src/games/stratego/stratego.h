@@ -150,7 +150,9 @@ class Stratego final : public Game {
   // Returns whether it was stopped.
   template <class F>
   bool for_each_move(Player p, F&& f) const;
-  bool has_legal_move(Player p) const;
+  template <class F>
+  bool for_each_move_of(int id, F& f) const;  // one piece's moves (none when it is lost or cannot move)
+  bool has_legal_move(Player p);
   bool repeats(int id, int from, int to) const;  // the repetition house rule forbids this plain move
   int occurrences(uint64_t h) const;             // of a position since the last battle
   void add_piece(Player p, int kind, int sq, bool alive);
@@ -193,6 +195,7 @@ class Stratego final : public Game {
   // A sampled world's: the seat it was drawn for and what that seat may believe of each enemy piece.
   std::shared_ptr<const Marginals> marginals_;
   uint8_t believer_ = kEmpty;
+  std::array<uint8_t, 2> mover_hint_{kEmpty, kEmpty};  // has_legal_move's first try: a cache, not state
 };
 
 }  // namespace tabula::stratego
