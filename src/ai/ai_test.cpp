@@ -133,23 +133,26 @@ TEST(Search, AvoidsAMoveThatLosesNextPly) {
   EXPECT_EQ(r.pv.size(), 2u);
 }
 
+// Two moves for player 0, each answered by two of player 1's, whose leaves are worth a1 … b2 to player 0;
+// without the second reply (`second_reply` false) the root has only the first move.
+std::vector<TreeNode> two_by_two(int a1, int a2, int b1, int b2, bool second_reply = true) {
+  std::vector<TreeNode> t(7);
+  t[0] = {0, 0, {}, second_reply ? std::vector<int>{1, 2} : std::vector<int>{1}};
+  t[1] = {1, 0, {}, {3, 4}};
+  t[2] = {1, 0, {}, {5, 6}};
+  t[3] = {0, a1, {}, {}};
+  t[4] = {0, a2, {}, {}};
+  t[5] = {0, b1, {}, {}};
+  t[6] = {0, b2, {}, {}};
+  return t;
+}
+
 TEST(Search, ARunDoesNotReadTheTableOfTheRunBefore) {
   // Two trees of one shape, so their positions have the same keys, with other leaves: the table is not zeroed
   // between runs (a new run only stops counting older entries). The first run leaves its second reply a lower
   // bound for player 1 (-10, deeper than the second run needs); a second run that read it would cut that reply
   // off against its own first (12) and keep move 0, where the reply is worth 30 to player 0 in this tree.
-  auto tree = [](int a1, int a2, int b1, int b2) {
-    std::vector<TreeNode> t(7);
-    t[0] = {0, 0, {}, {1, 2}};
-    t[1] = {1, 0, {}, {3, 4}};
-    t[2] = {1, 0, {}, {5, 6}};
-    t[3] = {0, a1, {}, {}};
-    t[4] = {0, a2, {}, {}};
-    t[5] = {0, b1, {}, {}};
-    t[6] = {0, b2, {}, {}};
-    return t;
-  };
-  TreeGame first(tree(40, 30, 10, 20)), second(tree(12, 15, 40, 30));
+  TreeGame first(two_by_two(40, 30, 10, 20)), second(two_by_two(12, 15, 40, 30));
   SearchParams p;
   p.max_depth = 3;  // the first run's entries for the two replies are deeper than the second run needs
   Searcher reused(1 << 10);
@@ -170,18 +173,8 @@ TEST(Search, ARunDoesNotReadTheTableOfTheRunBefore) {
 TEST(Search, ATableEntryDoesNotCountAgainWhenTheRunCountWrapsAround) {
   // The same two trees; between them, 65,535 runs on a tree that never reaches the second reply, so the first
   // run's entry for it stays in the table while the run count (16 bits) wraps around to where it was stored.
-  auto tree = [](int a1, int a2, int b1, int b2, bool second_reply) {
-    std::vector<TreeNode> t(7);
-    t[0] = {0, 0, {}, second_reply ? std::vector<int>{1, 2} : std::vector<int>{1}};
-    t[1] = {1, 0, {}, {3, 4}};
-    t[2] = {1, 0, {}, {5, 6}};
-    t[3] = {0, a1, {}, {}};
-    t[4] = {0, a2, {}, {}};
-    t[5] = {0, b1, {}, {}};
-    t[6] = {0, b2, {}, {}};
-    return t;
-  };
-  TreeGame first(tree(40, 30, 10, 20, true)), filler(tree(1, 2, 0, 0, false)), second(tree(12, 15, 40, 30, true));
+  TreeGame first(two_by_two(40, 30, 10, 20)), second(two_by_two(12, 15, 40, 30));
+  TreeGame filler(two_by_two(1, 2, 0, 0, /*second_reply=*/false));
   SearchParams p;
   p.max_depth = 3;
   Searcher reused(1 << 10);

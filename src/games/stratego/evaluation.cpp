@@ -89,7 +89,8 @@ constexpr Distances make_distances() {
   for (int a = 0; a < kSquares; ++a)
     for (int b = 0; b < kSquares; ++b) {
       const int df = file_of(a) - file_of(b), dr = rank_of(a) - rank_of(b);
-      t.d[static_cast<size_t>(a)][static_cast<size_t>(b)] = static_cast<uint8_t>((df < 0 ? -df : df) + (dr < 0 ? -dr : dr));
+      const int d = (df < 0 ? -df : df) + (dr < 0 ? -dr : dr);
+      t.d[static_cast<size_t>(a)][static_cast<size_t>(b)] = static_cast<uint8_t>(d);
     }
   return t;
 }
