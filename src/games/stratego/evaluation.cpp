@@ -105,7 +105,7 @@ struct ArmyScan {
   int hidden_spy = kNoSquare;  // the Spy, while nobody has seen it
   int hidden = 0;              // what being unseen adds (kHiddenValue)
   int unseen_weight = 0;       // the pieces nobody has seen, one that moved counting two (the Spy's suspects)
-  int movable = 0;             // squares of the movable pieces, in movable_at; the Miners flagged
+  int movable = 0;             // how many movable pieces: their squares in movable_at, the Miners marked in miner
   uint8_t movable_at[kArmySize];
   bool miner[kArmySize];
 };
