@@ -149,13 +149,10 @@ bool Stratego::has_legal_move(Player p) {
   auto any = [](int, int, bool) { return true; };
   uint8_t& hint = mover_hint_[static_cast<size_t>(p)];
   if (hint != kEmpty && for_each_move_of(hint, any)) return true;
-  const int first = p * kArmySize, last = first + count_[static_cast<size_t>(p)];
-  for (int id = first; id < last; ++id)
-    if (for_each_move_of(id, any)) {
-      hint = static_cast<uint8_t>(id);
-      return true;
-    }
-  return false;
+  return for_each_move(p, [&](int from, int, bool) {
+    hint = board_[static_cast<size_t>(from)];
+    return true;
+  });
 }
 
 bool Stratego::owns_movable_piece(Player p) const {
