@@ -68,15 +68,28 @@ constexpr uint64_t kSingleMoveNodes = 1'000;
 constexpr uint64_t kOfferNodes = 20'000;
 constexpr int kOfferWorlds = 4;
 
-// Summing scores across worlds: a forced win in one world must not outweigh everything else, so
-// wins and losses count as a large but bounded amount, the game's `win` (Game::world_win_value), still
-// preferring the faster win: a win's distance counts up to a quarter of its value, and every other score
-// is held below the slowest win.
-int vote_value(int score, int win) {
-  const int spread = std::min(kMaxWinDistance, win / 4);
-  if (is_win_score(score)) return win - std::min(kWin - score, spread);
-  if (is_loss_score(score)) return -win + std::min(kWin + score, spread);
-  return std::clamp(score, -win + spread + 1, win - spread - 1);
+// Adding up worlds: each world's score counts as a chance of winning (Game::world_score_scale), in millionths,
+// so a move's total is its expected result over the worlds: a forced win counts 1 (less its distance, so the
+// faster win is preferred), a loss 0 (more its distance), and every other score lies between the slowest
+// win and the slowest loss. Counted as amounts of material instead, a win that a few worlds dealt outvoted
+// what the move lost in all the others, whether the seat stood ahead or behind (docs/ai.md).
+constexpr long long kVoteUnit = 1'000'000;
+
+int vote_value(int score, int scale) {
+  if (is_win_score(score)) return static_cast<int>(kVoteUnit) - std::min(kWin - score, kMaxWinDistance);
+  if (is_loss_score(score)) return std::min(kWin + score, kMaxWinDistance);
+  const double chance = 1.0 / (1.0 + std::exp(-static_cast<double>(score) / scale));
+  return std::clamp(static_cast<int>(std::lround(static_cast<double>(kVoteUnit) * chance)), kMaxWinDistance + 1,
+                    static_cast<int>(kVoteUnit) - kMaxWinDistance - 1);
+}
+
+// A move's average vote in evaluate()'s units again (what `info.score` reports, as a single world's search does).
+int score_of_vote(long long total, int worlds, int scale) {
+  const double mean = static_cast<double>(total) / std::max(worlds, 1);
+  if (mean >= static_cast<double>(kVoteUnit - kMaxWinDistance)) return kWin - static_cast<int>(kVoteUnit - mean);
+  if (mean <= kMaxWinDistance) return -kWin + static_cast<int>(mean);
+  const double chance = mean / static_cast<double>(kVoteUnit);
+  return static_cast<int>(std::lround(scale * std::log(chance / (1 - chance))));
 }
 
 // A level's defaults in this game for whatever the caller left unset.
@@ -308,16 +321,12 @@ Choice choose_move(const Game& game, const Limits& given, const std::atomic<bool
       continue;
     }
     ++voted;
-    std::vector<bool> seen(names.size(), false);
+    // A move the world does not allow gets no score from it: it counts as lost there (adds nothing).
     for (const RootScore& rs : r.root) {
       auto it = index.find(world->move_to_string(rs.move));
       if (it == index.end()) continue;  // legal in this world only: not ours to play
-      seen[static_cast<size_t>(it->second)] = true;
-      votes[static_cast<size_t>(it->second)] += vote_value(rs.score, game.world_win_value());
+      votes[static_cast<size_t>(it->second)] += vote_value(rs.score, game.world_score_scale());
     }
-    // A move the world does not allow cannot be recommended by it.
-    for (size_t i = 0; i < names.size(); ++i)
-      if (!seen[i]) votes[i] -= game.world_win_value();
 
     if (worlds == 1) {
       single_score = r.score;
@@ -358,7 +367,7 @@ Choice choose_move(const Game& game, const Limits& given, const std::atomic<bool
   json pv = json::array({choice.move});
   if (pv_world && !pv_of[static_cast<size_t>(chosen)].empty()) pv = pv_strings(*pv_world, pv_of[static_cast<size_t>(chosen)]);
   const int score = worlds == 1 ? single_score
-                                : static_cast<int>(votes[static_cast<size_t>(chosen)] / std::max(voted, 1));
+                                : score_of_vote(votes[static_cast<size_t>(chosen)], voted, game.world_score_scale());
   choice.info = json{{"level", limits.level}, {"depth", min_depth}, {"nodes", nodes},  {"score", score},
                      {"pv", pv},              {"ms", elapsed_ms(limits.clock, start)}, {"worlds", searched}};
   return choice;
@@ -394,9 +403,9 @@ bool accepts_offer(const Game& game, Player player, std::string_view what, const
     } else {
       for_player = world->evaluate_for(player);
     }
-    total += vote_value(for_player, game.world_win_value());
+    total += vote_value(for_player, game.world_score_scale());
   }
-  return total <= 0;
+  return total <= worlds * kVoteUnit / 2;  // not better than even
 }
 
 }  // namespace tabula::ai

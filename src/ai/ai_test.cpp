@@ -589,6 +589,50 @@ TEST(ChooseMove, HiddenInformationSearchesSampledWorlds) {
   EXPECT_EQ(choose_move(h, nodes_limits(4, 3000, 5)).move, "m1");
 }
 
+// A hidden game whose sampled worlds are given trees, dealt in turn (world i is worlds[i mod n]).
+class DealtWorlds : public TreeGame {
+ public:
+  DealtWorlds(std::vector<TreeNode> seen, std::vector<std::vector<TreeNode>> worlds)
+      : TreeGame(std::move(seen), /*hidden=*/true), worlds_(std::move(worlds)) {}
+  std::unique_ptr<Game> clone() const override { return std::make_unique<DealtWorlds>(*this); }
+  std::unique_ptr<Game> sample_world(Player, Rng&) const override {
+    return std::make_unique<TreeGame>(worlds_[static_cast<size_t>((*dealt_)++) % worlds_.size()]);
+  }
+
+ private:
+  std::vector<std::vector<TreeNode>> worlds_;
+  std::shared_ptr<int> dealt_ = std::make_shared<int>(0);
+};
+
+// Player 0 chooses between m0, which leaves it `standing` in every world, and m1, a gamble that wins outright in
+// the worlds that deal the win (2 of the level's 8) and leaves the game even in the others.
+DealtWorlds safe_or_gamble(int standing) {
+  auto world = [standing](bool win_dealt) {
+    std::vector<TreeNode> t(3);
+    t[0] = {0, 0, {}, {1, 2}};
+    t[1] = {1, -standing, {}, {}};  // eval for player 1, the side to move there
+    t[2] = win_dealt ? TreeNode{1, 0, win_for(0), {}} : TreeNode{1, 0, {}, {}};
+    return t;
+  };
+  std::vector<std::vector<TreeNode>> worlds;
+  for (int w = 0; w < 8; ++w) worlds.push_back(world(w == 2 || w == 5));
+  return DealtWorlds(world(false), worlds);
+}
+
+// The vote adds up chances of winning (Game::world_score_scale, 200 by default): a win that 2 worlds of 8 deal
+// is worth what it adds to the chances the other six leave. Ahead by the scale (73 in 100 in every world), the
+// gamble's 2 wins and 6 even games (5.0) are worth less than the safe move's 8 × 0.73; behind by as much
+// (8 × 0.27), more. Counted as amounts, two worlds' wins outvoted the lead in both.
+TEST(ChooseMove, AWinSomeWorldsDealIsAGambleTakenWhenBehindAndDeclinedWhenAhead) {
+  const Choice ahead = choose_move(safe_or_gamble(200), nodes_limits(3, 3000, 5));
+  EXPECT_EQ(ahead.move, "m0");
+  EXPECT_EQ(ahead.info["worlds"], 8);
+  EXPECT_NEAR(ahead.info["score"].get<int>(), 200, 1);  // the average vote in evaluate()'s units again
+  const Choice behind = choose_move(safe_or_gamble(-200), nodes_limits(3, 3000, 5));
+  EXPECT_EQ(behind.move, "m1");
+  EXPECT_NEAR(behind.info["score"].get<int>(), 102, 1);  // 5 chances in 8: 200 × ln(5 / 3)
+}
+
 // Whether to search sampled worlds is the position's to say as it stands (Truth hides its armies in setup and
 // nothing in play), not the game's once and for all.
 TEST(ChooseMove, SampledWorldsFollowThePositionAsItStands) {

@@ -196,10 +196,12 @@ class Game {
     virtual std::unique_ptr<Game> sample(Rng& rng) = 0;
   };
   virtual std::unique_ptr<WorldSampler> world_sampler(Player viewer, bool chained) const;
-  // What a forced win counts, in evaluate()'s units, when the AI adds up scores across sampled worlds: a
-  // world's win must not drown the others, and the game says how much material a win is worth risking
-  // (Stratego: a world that dealt the Flag to a piece must not send the Marshal into probable Bombs).
-  virtual int world_win_value() const { return 20'000; }
+  // How a score becomes a chance of winning when the AI adds up its sampled worlds: a score s counts as
+  // 1 / (1 + e^(-s / scale)), a forced win as 1 and a loss as 0, so a win that a few worlds deal counts for
+  // what it adds to the chances the other worlds leave, much when behind and little when ahead (Stratego: a
+  // world that dealt the Flag within reach must not send the Marshal into probable Bombs). In evaluate()'s
+  // units: the lead at which the side ahead wins about 73 games in 100.
+  virtual int world_score_scale() const { return 200; }
 };
 
 // A game's entry in the catalogue: how to make one and how to describe it to the lobby.

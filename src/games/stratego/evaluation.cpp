@@ -63,16 +63,16 @@ constexpr int kShieldCharge = 80;
 constexpr int kShieldRange = 6;
 constexpr int kShieldNear = 4;
 
-// What a win counts when the AI adds up its worlds' scores (Game::world_win_value): about two and a half
-// Marshals with their dominance: losing the Marshal for nothing takes a large part of an even game's chances.
-// With the default (20,000, fifty Marshals) a world that dealt the Flag beside the piece the Marshal could
-// take outvoted the worlds that dealt a Bomb there: the Marshal walked into probable Bombs for a few per cent
-// of a Flag.
-constexpr int kWorldWin = 1'500;
-// Scores beyond a lead of 700 grow an eighth as fast, so no lead short of a whole army reaches the slowest
-// win (ai.cpp's vote: a forced win must outvote any lead) and leads still differ. Minimax commutes with a
-// rising function of its leaves, so this changes no world's choice, only what a world's score weighs in
-// the sum.
+// The lead that wins about 73 games in 100 when the AI adds up its worlds as chances of winning
+// (Game::world_score_scale): a General and its concealment (280) in an even game leave the side that lost it
+// about 28 chances in 100, the Marshal with its dominance (600) about 12. A world that dealt the Flag within
+// reach adds what a win adds to the chances the other worlds leave: 0.21 when the seat stands 400 ahead, 0.5
+// in an even game. Counted as a fixed amount (1,500, about two and a half Marshals) a win a
+// sample of eight worlds dealt twice outvoted six worlds' lost General or Marshal whatever the seat's standing
+// (docs/strength.md, "the vote counts chances").
+constexpr int kWorldScoreScale = 300;
+// Scores beyond a lead of 700 grow an eighth as fast: a large lead's worlds weigh less in the sum (measured
+// with it; no world's choice changes, since minimax commutes with a rising function of its leaves).
 constexpr int kSoftKnee = 700;
 int soften(int v) {
   if (v > kSoftKnee) return kSoftKnee + (v - kSoftKnee) / 8;
@@ -206,7 +206,7 @@ int Stratego::evaluate() const {
                 (army[me].hidden - army[them].hidden) - (spy_risk[me] - spy_risk[them]) - (shield[me] - shield[them]));
 }
 
-int Stratego::world_win_value() const { return kWorldWin; }
+int Stratego::world_score_scale() const { return kWorldScoreScale; }
 
 int Stratego::evaluate_for(Player who) const {
   int v = who == to_move_ ? evaluate() : -evaluate();

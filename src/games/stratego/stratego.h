@@ -100,9 +100,8 @@ class Stratego final : public Game {
   // A world consistent with the public history and the viewer's own army (belief.cpp).
   std::unique_ptr<Game> sample_world(Player viewer, Rng& rng) const override;
   std::unique_ptr<WorldSampler> world_sampler(Player viewer, bool chained) const override;
-  // A win weighs as much as about two and a half Marshals across worlds (evaluation.cpp): a Flag a world
-  // deals within reach is worth a risk only when it is likely enough.
-  int world_win_value() const override;
+  // The lead that wins about 73 games in 100 when the AI adds up its worlds' chances (evaluation.cpp).
+  int world_score_scale() const override;
 
   // belief.cpp: weight(piece id, kind) of each enemy piece nobody has seen being that kind, for `viewer`,
   // from the public history and the prior of strong setups (0 for pieces that are known or not the enemy's).
