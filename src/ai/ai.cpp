@@ -78,18 +78,17 @@ constexpr long long kVoteUnit = 1'000'000;
 int vote_value(int score, int scale) {
   if (is_win_score(score)) return static_cast<int>(kVoteUnit) - std::min(kWin - score, kMaxWinDistance);
   if (is_loss_score(score)) return std::min(kWin + score, kMaxWinDistance);
-  const double chance = 1.0 / (1.0 + std::exp(-static_cast<double>(score) / scale));
+  const double chance = win_chance(score, scale);
   return std::clamp(static_cast<int>(std::lround(static_cast<double>(kVoteUnit) * chance)), kMaxWinDistance + 1,
                     static_cast<int>(kVoteUnit) - kMaxWinDistance - 1);
 }
 
-// A move's average vote in evaluate()'s units again (what `info.score` reports, as a single world's search does).
+// A move's average vote in evaluate()'s units again (what `info.score` reports). Never a forced win's score: an
+// average near 1 may hold a world that does not win (a move every world wins reports about 13.8 × the scale).
 int score_of_vote(long long total, int worlds, int scale) {
+  const double unit = static_cast<double>(kVoteUnit);
   const double mean = static_cast<double>(total) / std::max(worlds, 1);
-  if (mean >= static_cast<double>(kVoteUnit - kMaxWinDistance)) return kWin - static_cast<int>(kVoteUnit - mean);
-  if (mean <= kMaxWinDistance) return -kWin + static_cast<int>(mean);
-  const double chance = mean / static_cast<double>(kVoteUnit);
-  return static_cast<int>(std::lround(scale * std::log(chance / (1 - chance))));
+  return score_of_chance(std::clamp(mean, 1.0, unit - 1) / unit, scale);
 }
 
 // A level's defaults in this game for whatever the caller left unset.
@@ -237,7 +236,7 @@ Choice choose_move(const Game& game, const Limits& given, const std::atomic<bool
     // The reported score is the chosen move's win probability in evaluation units (the inverse of the squash).
     double p = r.root.empty() ? 0.5 : r.root.front().value;
     p = std::clamp(p, 1e-4, 1 - 1e-4);
-    const int score = static_cast<int>(std::lround(ip.eval_scale * std::log(p / (1 - p))));
+    const int score = score_of_chance(p, ip.eval_scale);
     choice.info = json{{"level", limits.level}, {"depth", r.depth}, {"nodes", r.nodes}, {"score", score},
                        {"pv", json::array({choice.move})}, {"ms", elapsed_ms(limits.clock, start)},
                        {"worlds", r.iterations}};

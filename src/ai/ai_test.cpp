@@ -633,6 +633,20 @@ TEST(ChooseMove, AWinSomeWorldsDealIsAGambleTakenWhenBehindAndDeclinedWhenAhead)
   EXPECT_NEAR(behind.info["score"].get<int>(), 102, 1);  // 5 chances in 8: 200 × ln(5 / 3)
 }
 
+// Several worlds report an average chance, never a forced win's score: an average near 1 may hold a world that
+// does not win.
+TEST(ChooseMove, AMoveEveryWorldWinsReportsAHighScoreButNoForcedWin) {
+  std::vector<TreeNode> t(3);  // two moves, or nothing is searched
+  t[0] = {0, 0, {}, {1, 2}};
+  t[1] = {1, 0, {}, {}};
+  t[2] = {1, 0, win_for(0), {}};
+  const Choice c = choose_move(DealtWorlds(t, {t}), nodes_limits(3, 3000, 5));
+  EXPECT_EQ(c.move, "m1");
+  EXPECT_EQ(c.info["worlds"], 8);
+  EXPECT_GT(c.info["score"].get<int>(), 200 * 13);  // 200 × ln(999,999)
+  EXPECT_FALSE(is_win_score(c.info["score"].get<int>()));
+}
+
 // Whether to search sampled worlds is the position's to say as it stands (Truth hides its armies in setup and
 // nothing in play), not the game's once and for all.
 TEST(ChooseMove, SampledWorldsFollowThePositionAsItStands) {

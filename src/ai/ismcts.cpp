@@ -180,7 +180,7 @@ class Ismcts {
     const int v = quiesce(g, -kInfinity, kInfinity, 0);
     if (aborted_) return 0.5;
     const int for_me = same_side(g.to_move(), me_) ? v : -v;
-    return 1.0 / (1.0 + std::exp(-static_cast<double>(for_me) / params_.eval_scale));
+    return win_chance(for_me, params_.eval_scale);
   }
 
   static double hint_bias(int hint) {

@@ -22,6 +22,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <cmath>
 #include <vector>
 
 namespace tabula::ai {
@@ -35,6 +36,13 @@ inline constexpr int kMaxPly = 64;             // deepest line searched (iterati
 // the search's horizon, so win scores span this many plies.
 inline constexpr int kMaxWinDistance = 4096;
 inline constexpr int kWinThreshold = kWin - kMaxWinDistance - 1;  // scores above this are forced wins
+// A score read as a chance of winning, 1 / (1 + e^(-score / scale)), and back: how information-set MCTS turns
+// a leaf into a reward and the vote of sampled worlds adds them up (Game::world_score_scale); `info.score`
+// reports either in the evaluation's units again.
+inline double win_chance(double score, double scale) { return 1.0 / (1.0 + std::exp(-score / scale)); }
+inline int score_of_chance(double chance, double scale) {
+  return static_cast<int>(std::lround(scale * std::log(chance / (1 - chance))));
+}
 // Quiescence: past the horizon only captures (Game::is_capture) are searched, at most this many plies,
 // so the search always ends even where captures answer captures.
 inline constexpr int kMaxQuiescencePlies = 4;
