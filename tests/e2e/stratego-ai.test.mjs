@@ -247,13 +247,40 @@ test('Stratego on a phone: a piece dragged with a finger moves; the board fits t
   await page.$eval(`#board [data-square="${from}"]`, e => e.scrollIntoView({ block: 'center' }));
   const a = await center(page, from);
   const b = await center(page, to);
+  // The square itself under the finger before it lands (the page laid out and scrolled where it was measured),
+  // as the mouse's drag waits for it.
+  await page.waitForFunction(({ x, y, sq }) => {
+    const el = document.elementFromPoint(x, y);
+    return !!el && !!el.closest(`#board [data-square="${sq}"]`);
+  }, { x: a.x, y: a.y, sq: from });
+  // What the board receives, kept on the page: if the move is not played, the failure says why (a cancelled
+  // gesture, another square, a refused drop) instead of timing out.
+  await page.evaluate(() => {
+    window.__pointer = [];
+    const svgEl = document.querySelector('#board svg');
+    for (const t of ['pointerdown', 'pointerup', 'pointercancel']) {
+      svgEl.addEventListener(t, (e) => {
+        const sq = e.target.closest && e.target.closest('[data-square]');
+        window.__pointer.push(`${t} ${Math.round(e.clientX)},${Math.round(e.clientY)} ${sq ? sq.dataset.square : '-'}`);
+      }, true);
+    }
+  });
   // A finger: touch events through the DevTools protocol (Chromium turns them into pointer events).
   const cdp = await context.newCDPSession(page);
   const at = (x, y) => [{ x, y, id: 1 }];
   await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: at(a.x, a.y) });
   for (let i = 1; i <= 8; i++) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: at(a.x + (b.x - a.x) * i / 8, a.y + (b.y - a.y) * i / 8) });
   await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
-  await page.waitForFunction(() => Number(document.getElementById('board').dataset.ply) >= 1);
+  // The move's echo, or the end of the gesture without one (released or cancelled, and no move on its way).
+  await page.waitForFunction(() => Number(document.getElementById('board').dataset.ply) >= 1 ||
+    ((window.__pointer || []).some(t => /^pointer(up|cancel)/.test(t)) && document.getElementById('board').dataset.interactive === 'true'));
+  const seen = await page.evaluate(() => ({
+    ply: Number(document.getElementById('board').dataset.ply),
+    pointer: window.__pointer,
+    reason: (document.querySelector('#board .st-reason') || {}).textContent || '',
+    error: document.getElementById('move-error').textContent,
+  }));
+  assert.ok(seen.ply >= 1, `the finger's drag ${move} from (${a.x}, ${a.y}) to (${b.x}, ${b.y}) played nothing: ${JSON.stringify(seen)}`);
   const after = await apiJson(server.url, 'GET', `/api/games/${id}`, { token: tokens['0'] });
   assert.ok(after.events.some(e => e.player === 0 && e.from === from && e.to === to), `the finger played ${move}`);
   await page.screenshot({ path: (await import('./helpers.mjs')).SHOTS + '/st-phone-viewport.png' });
