@@ -15,24 +15,44 @@ namespace tabula::ai {
 
 namespace {
 
-// What a level searches with besides its budget. Hidden-information games are searched on this many
-// sampled worlds; each world gets an equal share of the budget.
+// What a level searches with besides its budget. Hidden-information games are searched on sampled worlds, each
+// with an equal share of the budget: `worlds` of them, or up to `max_worlds` when the budget gives each world at
+// least kWorldNodes nodes (kWorldMs on a clock).
 struct LevelPlan {
   int max_depth;
   size_t tt_entries;  // 16 bytes each
   int worlds;
+  int max_worlds;
 };
+
+// A world's share below which more worlds stop paying. Stratego's level 5 on 5.2 M nodes (its 2 s) against
+// level 4: 24 worlds of 217,000 nodes won 20 of 30 games (66.7%; 6-0-4 over ten starts where 8 worlds of 650,000
+// went 4-0-6), while its stand-in (114,000 nodes) scored less with 16 worlds than with 8 (docs/strength.md).
+// 2,000 ms over 24 worlds is 83 ms a world.
+constexpr uint64_t kWorldNodes = 200'000;
+constexpr int kWorldMs = 80;
 
 LevelPlan level_plan(int level) {
   switch (level) {
-    case 2: return {2, size_t{1} << 14, 4};
-    case 3: return {kMaxPly - 1, size_t{1} << 18, 8};
-    case 4: return {kMaxPly - 1, size_t{1} << 20, 12};
-    // Eight worlds, each deeper, not sixteen: Stratego's level-5 stand-in (114,000 nodes) against today's level 3
-    // scored 78.5% with eight where sixteen scored 75.2%, over the same 400 games, more on both seeds
-    // (docs/strength.md); at level 3's budget four and sixteen scored less than eight.
-    default: return {kMaxPly - 1, size_t{1} << 20, 8};
+    case 2: return {2, size_t{1} << 14, 4, 4};
+    case 3: return {kMaxPly - 1, size_t{1} << 18, 8, 8};
+    case 4: return {kMaxPly - 1, size_t{1} << 20, 12, 12};
+    // Eight worlds, each deeper, not sixteen, on a small budget: Stratego's level-5 stand-in (114,000 nodes)
+    // against today's level 3 scored 78.5% with eight where sixteen scored 75.2%, over the same 400 games, more on
+    // both seeds (docs/strength.md); at level 3's budget four and sixteen scored less than eight. On level 5's own
+    // budget, up to 24.
+    default: return {kMaxPly - 1, size_t{1} << 20, 8, 24};
   }
+}
+
+// How many worlds a search of this budget samples: the plan's, or more while each keeps its share.
+int worlds_for(const LevelPlan& plan, const Limits& limits) {
+  if (plan.max_worlds <= plan.worlds) return plan.worlds;
+  const uint64_t affordable = limits.nodes ? *limits.nodes / kWorldNodes
+                              : limits.ms  ? static_cast<uint64_t>(std::max(*limits.ms, 0) / kWorldMs)
+                                           : 0;
+  return static_cast<int>(std::clamp<uint64_t>(affordable, static_cast<uint64_t>(plan.worlds),
+                                               static_cast<uint64_t>(plan.max_worlds)));
 }
 
 // The game's catalogue entry says whether quiescence is worth its cost there and whether late move reductions
@@ -242,7 +262,7 @@ Choice choose_move(const Game& game, const Limits& given, const std::atomic<bool
                        {"worlds", r.iterations}};
     return choice;
   }
-  int worlds = game.hidden_information() ? plan.worlds : 1;
+  int worlds = game.hidden_information() ? worlds_for(plan, limits) : 1;
   SearchParams params;
   params.max_depth = limits.depth.value_or(plan.max_depth);
   search_features_for(game, params);

@@ -647,6 +647,29 @@ TEST(ChooseMove, AMoveEveryWorldWinsReportsAHighScoreButNoForcedWin) {
   EXPECT_FALSE(is_win_score(c.info["score"].get<int>()));
 }
 
+// Level 5 samples more worlds when its budget gives each at least 200,000 nodes (80 ms on a clock), up to 24:
+// eight on a small budget (where eight scored more than sixteen), 24 on its own 2 s; other levels keep theirs.
+TEST(ChooseMove, LevelFiveSamplesMoreWorldsOnlyWhenEachKeepsItsShare) {
+  std::vector<TreeNode> t(3);  // two moves, or nothing is searched
+  t[0] = {0, 0, {}, {1, 2}, false, /*hidden=*/true};
+  t[1] = {1, 0, {}, {}};
+  t[2] = {1, 10, {}, {}};
+  const TreeGame g(t);
+  EXPECT_EQ(choose_move(g, nodes_limits(5, 114'000, 5)).info["worlds"], 8);
+  EXPECT_EQ(choose_move(g, nodes_limits(5, 2'000'000, 5)).info["worlds"], 10);
+  EXPECT_EQ(choose_move(g, nodes_limits(5, 5'200'000, 5)).info["worlds"], 24);
+  EXPECT_EQ(choose_move(g, nodes_limits(5, 50'000'000, 5)).info["worlds"], 24);
+  EXPECT_EQ(choose_move(g, nodes_limits(4, 5'200'000, 5)).info["worlds"], 12);
+  EXPECT_EQ(choose_move(g, nodes_limits(3, 5'200'000, 5)).info["worlds"], 8);
+  Limits timed;
+  timed.level = 5;
+  timed.seed = 5;
+  timed.ms = 2000;  // the tree is searched to the end at once: no world waits for the clock
+  EXPECT_EQ(choose_move(g, timed).info["worlds"], 24);
+  timed.ms = 400;
+  EXPECT_EQ(choose_move(g, timed).info["worlds"], 8);
+}
+
 // Whether to search sampled worlds is the position's to say as it stands (Truth hides its armies in setup and
 // nothing in play), not the game's once and for all.
 TEST(ChooseMove, SampledWorldsFollowThePositionAsItStands) {
