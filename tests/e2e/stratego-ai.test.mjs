@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launch, newPage, assertNoErrors, screenshot, apiJson, rulesLinkOf, rectOf } from './helpers.mjs';
-import { createStratego, pieces, drag, center, waitTurnOrEnd, clickMove, NAMES } from './stratego-helpers.mjs';
+import { createStratego, pieces, drag, center, waitSquareAt, waitTurnOrEnd, clickMove, NAMES } from './stratego-helpers.mjs';
 
 let server, browser;
 before(async () => { server = await startServer(); browser = await launch(); });
@@ -247,12 +247,8 @@ test('Stratego on a phone: a piece dragged with a finger moves; the board fits t
   await page.$eval(`#board [data-square="${from}"]`, e => e.scrollIntoView({ block: 'center' }));
   const a = await center(page, from);
   const b = await center(page, to);
-  // The square itself under the finger before it lands (the page laid out and scrolled where it was measured),
-  // as the mouse's drag waits for it.
-  await page.waitForFunction(({ x, y, sq }) => {
-    const el = document.elementFromPoint(x, y);
-    return !!el && !!el.closest(`#board [data-square="${sq}"]`);
-  }, { x: a.x, y: a.y, sq: from });
+  // The square itself under the finger before it lands, as under the mouse's.
+  await waitSquareAt(page, a, from);
   // What the board receives, kept on the page: if the move is not played, the failure says why (a cancelled
   // gesture, another square, a refused drop) instead of timing out.
   await page.evaluate(() => {

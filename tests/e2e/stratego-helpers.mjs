@@ -27,16 +27,20 @@ export async function center(page, sq, root = '#board') {
   return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
 }
 
+// A press or a touch lands on whatever is on top (page.click waits for anything covering its target, the mouse and
+// the finger do not): waits until the square itself is at (x, y).
+export async function waitSquareAt(page, { x, y }, sq, root = '#board') {
+  await page.waitForFunction(({ x, y, sel }) => {
+    const el = document.elementFromPoint(x, y);
+    return !!el && !!el.closest(sel);
+  }, { x, y, sel: `${root} [data-square="${sq}"]` });
+}
+
 // Drags the piece on `from` to `to` with the mouse, the way a person would (press, move in steps, release).
 export async function drag(page, from, to, root = '#board') {
   const a = await center(page, from, root);
   const b = await center(page, to, root);
-  // A press lands on whatever is on top (page.click waits for anything covering its target, the mouse does not):
-  // wait until the square itself is under the pointer.
-  await page.waitForFunction(({ x, y, sel }) => {
-    const el = document.elementFromPoint(x, y);
-    return !!el && !!el.closest(sel);
-  }, { x: a.x, y: a.y, sel: `${root} [data-square="${from}"]` });
+  await waitSquareAt(page, a, from, root);
   await page.mouse.move(a.x, a.y);
   await page.mouse.down();
   await page.mouse.move(a.x + (b.x - a.x) * 0.3, a.y + (b.y - a.y) * 0.3, { steps: 4 });
