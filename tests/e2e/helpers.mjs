@@ -222,8 +222,9 @@ export async function waitTurnOrEnd(page, timeout = 20000) {
 
 const pick = (a) => a[Math.floor(Math.random() * a.length)];
 
-// Waits until the page's board shows at least `ply` (its socket update drawn): after a click, for the move's echo;
-// after a read of the server, for what the read holds (it may already hold the AI's answer).
+// Waits until the page's board shows at least `ply`: after a click, for the move's echo; after a read of the
+// server, for what the read holds (it may already hold the AI's answer). The mover's board may show its move from
+// the move's answer before the socket's events come, and the move list is drawn from those events.
 export const waitBoardPly = (page, ply, { timeout } = {}) =>
   page.waitForFunction((p) => Number(document.getElementById('board').dataset.ply) >= p, ply, timeout ? { timeout } : {});
 

@@ -58,6 +58,11 @@ test('invite a friend, join by the link, moves arrive live on both sides', { tim
     // The other page sees the move without reloading.
     await waitBoardPly(other, ply + 1);
     await waitBoardPly(mover, ply + 1);
+    // The move lists are drawn from the socket's events, which may come after the board's ply (the mover's board
+    // shows the move's answer first): wait for the move in both lists.
+    for (const page of [other, mover]) {
+      await page.waitForFunction((n) => document.querySelectorAll('#moves li .ply').length >= n, ply + 1);
+    }
     assert.deepEqual(await boardPieces(other), await boardPieces(mover), `both boards agree after ply ${ply + 1}`);
     const moversLast = await mover.$$eval('#moves li .ply', els => els.map(e => e.textContent));
     const othersLast = await other.$$eval('#moves li .ply', els => els.map(e => e.textContent));
