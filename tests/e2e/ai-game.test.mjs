@@ -54,6 +54,8 @@ test('play Tigadi against the AI by clicking, board matches the server after eve
   // The move list shows every ply.
   const g = await apiJson(server.url, 'GET', `/api/games/${id}`, { token });
   await waitBoardPly(page, g.observation.ply);
+  // The list follows the socket's events, which may come after the board's ply (the page's own last move).
+  await page.waitForFunction((n) => document.querySelectorAll('#moves li').length >= n, g.observation.ply);
   const listed = await page.$$eval('#moves li', els => els.length);
   assert.ok(listed >= g.observation.ply, `move list has ${listed} entries for ${g.observation.ply} plies`);
   await screenshot(page, 'a-ai-game');
