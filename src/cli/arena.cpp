@@ -311,10 +311,18 @@ std::string contestants_text(const Section& sec) {
   return out;
 }
 
+// `text` as one word of a POSIX shell: in single quotes, each single quote inside written '\'' (a name such as
+// "today's level 3" would otherwise end the quotes and break the command the document prints).
+std::string shell_quoted(const std::string& text) {
+  std::string out = "'";
+  for (char ch : text) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return out + "'";
+}
+
 std::string section_command(const Section& sec, int threads) {
   std::string cmd = "tabula arena --game " + sec.game;
-  if (!sec.options.empty()) cmd += " --options '" + sec.options.dump() + "'";
-  for (const Contestant& c : sec.contestants) cmd += " --engine '" + c.name + "=" + c.spec + "'";
+  if (!sec.options.empty()) cmd += " --options " + shell_quoted(sec.options.dump());
+  for (const Contestant& c : sec.contestants) cmd += " --engine " + shell_quoted(c.name + "=" + c.spec);
   cmd += " --schedule " + sec.schedule_kind + " --games " + std::to_string(sec.games) + " --seed " +
          std::to_string(sec.seed) + " --max-plies " + std::to_string(sec.max_plies) + " --setup " + sec.setup +
          (sec.opening_plies ? " --opening-plies " + std::to_string(sec.opening_plies) : std::string()) +
