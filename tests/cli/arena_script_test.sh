@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # `tabula arena` as a user runs it: another program driven through the engine protocol plays exactly as the
 # same configuration in this process; equal sides score exactly half (paired games mirror each other); the
-# table does not depend on how many threads played; a program that fails loses its games without stopping
-# the arena; bad contestants are refused with status 1.
+# table does not depend on how many threads played; the command printed above a table plays it again; a
+# program that fails loses its games without stopping the arena; bad contestants are refused with status 1.
 set -u
 bin="$1"
 fail() { echo "FAIL: $*"; exit 1; }
