@@ -9,6 +9,7 @@
 #include "games/facet/targets.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace tabula::facet {
 
@@ -207,7 +208,7 @@ std::unique_ptr<Game> Facet::sample_world(Player viewer, Rng& rng) const {
   // other player's memory) goes, and every unseen enemy stone is lifted off and dealt again.
   world->undo_.clear();
   world->fog_undo_.clear();
-  world->terrain_ = view.terrain;  // unseen terrain as last seen (it may have decayed since)
+  world->terrain_ = view.terrain;  // unseen terrain as last seen (a ghost's square is mended below)
   // What the viewer knows of the enemy's numbers: it saw every capture it made, so the agents left are known;
   // the Monarch is on the board while the game is on.
   int agents_hidden = agents_[static_cast<size_t>(enemy)];
@@ -244,11 +245,20 @@ std::unique_ptr<Game> Facet::sample_world(Player viewer, Rng& rng) const {
     const int since = std::min(ply_ - view.seen_ply[static_cast<size_t>(sq)], kSeenEmptyPlies);
     return (static_cast<uint64_t>(1) << (d < 8 ? 8 - d : 0)) * static_cast<uint64_t>(1 + since);
   };
+  // Whether a ghost's stone is still on its square: the enemy has moved about (plies since the square was in
+  // sight) / 2 times since, one stone a move; taken as spread evenly over its stones, this one stayed with chance
+  // (1 - 1/stones)^moves. Early on a ghost is almost surely home, late a stone long unseen has likely gone.
+  const double enemy_stones = agents_[static_cast<size_t>(enemy)] + 1.0;
+  auto stayed = [&](int ghost) {
+    const int moves = (ply_ - view.seen_ply[static_cast<size_t>(ghost)] + 1) / 2;
+    const double chance = std::pow(1.0 - 1.0 / enemy_stones, moves);
+    return rng.below(1 << 16) < static_cast<uint64_t>(chance * (1 << 16));
+  };
   auto place = [&](int ghost, uint8_t s) {
     int sq = kNoSquare;
     if (ghost != kNoSquare) {
-      sq = rng.below(10) < 6 && world->board_[static_cast<size_t>(ghost)] == kEmpty ? ghost
-                                                                                    : pick(unseen, rng, free_near(ghost, 2));
+      sq = stayed(ghost) && world->board_[static_cast<size_t>(ghost)] == kEmpty ? ghost
+                                                                                : pick(unseen, rng, free_near(ghost, 2));
     }
     if (sq == kNoSquare) sq = pick(unseen, rng, free_homeward);
     if (sq == kNoSquare) return false;  // no unseen square left (cannot happen with 81 squares and 36 stones)
@@ -314,6 +324,15 @@ std::unique_ptr<Game> Facet::sample_world(Player viewer, Rng& rng) const {
     if (place(ghost, stone(enemy, false))) --agents_hidden;
   }
   while (agents_hidden > 0 && place(kNoSquare, stone(enemy, false))) --agents_hidden;
+  // Under decay a stone spends the tile it leaves: where this world has a ghost's stone gone from its square, the
+  // tile there has lost a tier since the seat last saw it (one at least; more if others passed, which nothing
+  // shows). Without this the world kept a Tower that the stone seen on it must have spent to be elsewhere.
+  if (options_.decay)
+    for (int sq : unseen) {
+      const size_t i = static_cast<size_t>(sq);
+      if (view.seen[i] != kEmpty && world->board_[i] != view.seen[i])
+        world->terrain_[i] = static_cast<uint8_t>(decayed(world->terrain_[i]));
+    }
 
   // The world's enemy has just seen its whole board; the viewer keeps its own memory exactly.
   world->look(enemy, ~SquareSet{0});

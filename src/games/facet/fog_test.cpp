@@ -427,6 +427,51 @@ TEST(FacetFogAI, AStoneSeenLeavingForTheUnseenIsDealtWhereItsTileCouldHaveTakenI
   }
 }
 
+// A ghost's stone is still on its square with the chance that the enemy's moves since (one stone a move, spread
+// evenly) all went to its other stones: at the start of a game nothing has moved and every world keeps it there;
+// after Black's two moves with two stones, (1/2)^2 = 1 in 4 (the old dealing kept it 6 times in 10 whenever).
+TEST(FacetFogAI, AGhostsStoneStaysOnItsSquareWithTheChanceThatTheEnemysMovesSinceWentElsewhere) {
+  Session s = at({{"a1", "0A"}, {"e1", "0M"}, {"i9", "1A"}, {"e9", "1M"}});
+  auto kept = [&](uint64_t seed) {
+    Rng rng(seed);
+    int n = 0;
+    for (int i = 0; i < 400; ++i) n += s.game().sample_world(0, rng)->state_json().at("board").value("i9", "") == "1A";
+    return n;
+  };
+  EXPECT_EQ(kept(5), 400);
+  for (const char* m : {"a1-a2", "e9-e8", "a2-a1", "e8-e9"}) s.play(m);
+  ASSERT_EQ(ghosts_of(s, 0).value("i9", ""), "1A");
+  const int n = kept(5);
+  EXPECT_GT(n, 60) << "seed 5";  // 100 expected; 240 with the old dealing
+  EXPECT_LT(n, 140) << "seed 5";
+}
+
+// Under decay, a stone leaving a tile spends it: a world that deals the ghost's stone (seen on a Tower on i9 at the
+// start, out of White's sight since, while Black has moved twice) anywhere but i9 has the Tower spent to a Spire
+// there; a world that leaves it on i9 keeps the Tower. Without decay the Tower stays whatever the world deals.
+// White's view is untouched.
+TEST(FacetFogAI, UnderDecayAWorldThatMovesAGhostsStoneSpendsTheTileItWasSeenOn) {
+  for (const json& options : {kFog, kDecayFog}) {
+    const bool decay = options == kDecayFog;
+    Session s = at({{"a1", "0A"}, {"e1", "0M"}, {"i9", "1A"}, {"e9", "1M"}}, {{"i9", "T"}}, 0, options);
+    for (const char* m : {"a1-a2", "e9-e8", "a2-a1", "e8-e9"}) s.play(m);
+    ASSERT_EQ(ghosts_of(s, 0).value("i9", ""), "1A");
+    int stayed = 0, moved = 0;
+    Rng rng(7);
+    for (int i = 0; i < 200; ++i) {
+      const auto world = s.game().sample_world(0, rng);
+      const json w = world->state_json();
+      const bool there = w.at("board").value("i9", "") == "1A";
+      (there ? stayed : moved) += 1;
+      const std::string tile = w.at("terrain").value("i9", "");
+      EXPECT_EQ(tile, there || !decay ? "T" : "S") << (decay ? "decay and fog" : "fog") << ", world " << i;
+      EXPECT_EQ(world->observation_json(0).at("terrain").value("i9", ""), "T");
+    }
+    EXPECT_GT(stayed, 0);  // both kinds of world are dealt, so both branches are checked
+    EXPECT_GT(moved, 0);
+  }
+}
+
 // The same, but Black's stone went to a7 in one game and to h7 in the other: White saw only that it left e7,
 // so its memory, its worlds and its move are the same.
 TEST(FacetFogAI, WhereAStoneWentOutOfSightDoesNotReachTheSeatsWorlds) {
