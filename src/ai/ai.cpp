@@ -23,6 +23,8 @@ struct LevelPlan {
   size_t tt_entries;  // 16 bytes each
   int worlds;
   int max_worlds;
+  // The worlds share one depth, and what that depth leaves of the budget buys more worlds at it (widen_worlds).
+  bool widen = false;
 };
 
 // A world's share below which more worlds stop paying. Stratego's level 5 on 5.2 M nodes (its 2 s) against
@@ -41,9 +43,17 @@ LevelPlan level_plan(int level) {
     // against today's level 3 scored 78.5% with eight where sixteen scored 75.2%, over the same 400 games, more on
     // both seeds (docs/strength.md); at level 3's budget four and sixteen scored less than eight. On level 5's own
     // budget, up to 24.
-    default: return {kMaxPly - 1, size_t{1} << 20, 8, 24};
+    default: return {kMaxPly - 1, size_t{1} << 20, 8, 24, /*widen=*/true};
   }
 }
+
+// Widening (level 5): a world's search deepens until its share of the budget runs out, and the iteration that
+// does not finish is thrown away (scores added across worlds must all come from finished iterations). On
+// Stratego's 5.2 M nodes a world of 217,000 finishes depth 4 on a fraction of it and throws the rest away in
+// depth 5. So the first world whose budget stopped it sets the depth every later world searches to, and what the
+// worlds leave at that depth is spent on more of them, up to this many: more worlds at the same depth make the
+// vote a closer estimate of each move's worth over the seat's beliefs, and cost no depth.
+constexpr int kMaxWidenedWorlds = 128;
 
 // How many worlds a search of this budget samples: the plan's, or more while each keeps its share.
 int worlds_for(const LevelPlan& plan, const Limits& limits) {
@@ -318,16 +328,54 @@ Choice choose_move(const Game& game, const Limits& given, const std::atomic<bool
   int voted = 0;   // worlds that finished an iteration and so scored the moves
   int guess = -1;  // the first unfinished world's guess
   const std::unique_ptr<Game::WorldSampler> sampler = game.world_sampler(me, /*chained=*/false);
-  for (int w = 0; w < worlds; ++w) {
+  // Widening (kMaxWidenedWorlds): the worlds share what is left of the budget as it is spent, every world after
+  // the first one its budget stopped searches to that one's depth, and past the plan's worlds more are searched
+  // while what is left pays for one at that depth (what the worlds at it cost on average; a quarter more on a
+  // clock).
+  const bool widen = plan.widen && worlds > 1;
+  const int most_worlds = widen ? std::max(worlds, kMaxWidenedWorlds) : worlds;
+  const int deepest = params.max_depth;
+  std::optional<int> common_depth;
+  uint64_t common_nodes = 0;  // what the worlds that finished the common depth cost, and how many they were
+  int64_t common_ms = 0;
+  int common_worlds = 0;
+  for (int w = 0; w < most_worlds; ++w) {
     if (w > 0 && stop && stop->load(std::memory_order_relaxed)) break;
+    if (widen) {
+      const bool extra = w >= worlds;
+      if (extra && common_worlds == 0) break;
+      const int sharers = std::max(worlds - w, 1);
+      if (limits.nodes) {
+        const uint64_t left = *limits.nodes > nodes ? *limits.nodes - nodes : 0;
+        if (extra && left < common_nodes / static_cast<uint64_t>(common_worlds)) break;
+        params.nodes = std::max<uint64_t>(left / static_cast<uint64_t>(sharers), 1);
+      } else if (limits.ms) {
+        const int left = *limits.ms - elapsed_ms(limits.clock, start);
+        if (extra && left < common_ms / common_worlds * 5 / 4 + 1) break;
+        params.ms = std::max(left / sharers, 1);
+      }
+      params.max_depth = common_depth.value_or(deepest);
+    }
     std::unique_ptr<Game> world = sampler->sample(rng);
     params.seed = rng.next();
     // A time budget is shared out as it is spent: each world gets an equal part of what is left, so time a
     // world did not use goes to the ones after it.
-    if (limits.ms && worlds > 1) params.ms = std::max((*limits.ms - elapsed_ms(limits.clock, start)) / (worlds - w), 1);
+    if (!widen && limits.ms && worlds > 1)
+      params.ms = std::max((*limits.ms - elapsed_ms(limits.clock, start)) / (worlds - w), 1);
     SearchResult r = searcher.run(*world, params);
-    ++searched;
     nodes += r.nodes;
+    if (widen) {
+      if (!common_depth) {
+        if (r.stopped && r.depth > 0) common_depth = r.depth;
+      } else if (r.depth >= *common_depth) {
+        common_nodes += r.nodes;
+        common_ms += r.ms;
+        ++common_worlds;
+      } else if (w >= worlds && r.stopped) {
+        break;  // an extra world the budget ran out on: its shallower scores stay out of the vote
+      }
+    }
+    ++searched;
     min_depth = std::min(min_depth, r.depth);
 
     if (worlds > 1 && r.root.empty()) {

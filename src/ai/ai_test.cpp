@@ -670,6 +670,38 @@ TEST(ChooseMove, LevelFiveSamplesMoreWorldsOnlyWhenEachKeepsItsShare) {
   EXPECT_EQ(choose_move(g, timed).info["worlds"], 8);
 }
 
+// Nim whose worlds are sampled: each world is the game itself, so every world's search costs the same and
+// never ends in a proof (a thousand counters).
+class SampledNim : public Nim {
+ public:
+  using Nim::Nim;
+  std::unique_ptr<Game> clone() const override { return std::make_unique<SampledNim>(*this); }
+  bool hidden_information() const override { return true; }
+  std::unique_ptr<Game> sample_world(Player, Rng&) const override { return std::make_unique<Nim>(*this); }
+};
+
+// Level 5 widens: the first world its share of the budget stops sets the depth, the worlds after it search to
+// that depth and no deeper, and what they leave buys more worlds at it. On 8,000 nodes level 5 plans eight
+// worlds of 1,000; each finishes the depth one world reaches on 1,000 and costs less than that, so more than
+// eight are searched, all at that depth, within the budget. Level 4 does not widen: twelve worlds.
+TEST(ChooseMove, LevelFiveSpendsWhatItsWorldsLeaveAtTheirDepthOnMoreWorlds) {
+  const SampledNim g(1000);
+  Nim world(1000);
+  Searcher searcher(size_t{1} << 20);
+  SearchParams one;
+  one.nodes = 1000;
+  one.exact_root_scores = true;
+  const SearchResult alone = searcher.run(world, one);
+  ASSERT_TRUE(alone.stopped);
+  for (uint64_t seed : {5, 6}) {
+    const Choice c = choose_move(g, nodes_limits(5, 8000, seed));
+    EXPECT_GT(c.info["worlds"].get<int>(), 8) << "seed " << seed << ": " << c.info;
+    EXPECT_EQ(c.info["depth"].get<int>(), alone.depth) << "seed " << seed << ": " << c.info;
+    EXPECT_LE(c.info["nodes"].get<uint64_t>(), 8000u) << "seed " << seed << ": " << c.info;
+  }
+  EXPECT_EQ(choose_move(g, nodes_limits(4, 8000, 5)).info["worlds"], 12);
+}
+
 // Whether to search sampled worlds is the position's to say as it stands (Truth hides its armies in setup and
 // nothing in play), not the game's once and for all.
 TEST(ChooseMove, SampledWorldsFollowThePositionAsItStands) {

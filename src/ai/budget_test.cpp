@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -151,6 +152,25 @@ TEST_P(Budgets, LevelsTwoToFourSearchTheirGamesOwnNodeBudgetWhenNoneIsGiven) {
         << level_info(c.kind, level).description;
   }
   EXPECT_NE(level_info(c.kind, 5).description.find("about 2 s"), std::string::npos) << level_info(c.kind, 5).description;
+}
+
+// Level 5 widens on a clock as on nodes (ai.cpp, kMaxWidenedWorlds): in Stratego its budget, on a clock that
+// stands for a slow machine, buys more worlds than it plans (one per 80 ms, 8 to 24), within the budget.
+TEST(Widening, LevelFiveOnAClockSearchesMoreWorldsThanItPlans) {
+  Session s = position(testing::GameCase{"stratego", "", json::object()}, 5, 20);
+  ASSERT_FALSE(s.over());
+  ASSERT_TRUE(s.game().hidden_information());
+  // Under sanitizers a smaller budget: 600 ms plans 8 worlds.
+  const int ms = testing::kSanitized ? 600 : 2000;
+  const int planned = std::clamp(ms / 80, 8, 24);
+  SteppingClock fake{.step = std::chrono::microseconds(1000)};
+  Limits limits = default_limits(5);
+  limits.ms = ms;
+  limits.seed = 5;
+  limits.clock = fake.clock();
+  const Choice choice = choose_move(s.game(), limits);
+  EXPECT_GT(choice.info["worlds"].get<int>(), planned) << choice.info;
+  EXPECT_LE(choice.info["ms"].get<int>(), ms * 11 / 10) << choice.info;
 }
 
 TEST(Memory, KeepsTheTableFromOneMoveToTheNext) {

@@ -164,8 +164,8 @@ TEST(Ismcts, AlwaysAnswersWithALegalMove) {
 
 TEST(Ismcts, IsHowLevelsThreeToFiveSearchWhereTheGameAsksForIt) {
   // FACET asks for it (GameKind::ai_hidden_search): under fog levels 3-5 report one world an iteration, hundreds of
-  // them; level 2 keeps its four determinized worlds, and Stratego, which does not ask, its level's eight (level 5 too:
-  // fewer, deeper worlds scored more at its budget, docs/strength.md).
+  // them; level 2 keeps its four determinized worlds, and Stratego, which does not ask, its level's eight (level 5
+  // eight and the few more its worlds leave nodes for at their depth: widening, ai.cpp).
   Session facet = Session::create("facet", json{{"modes", json::array({"fog"})}});
   facet.play(facet.legal().front());
   auto worlds = [](const Game& g, int level) {
@@ -182,7 +182,9 @@ TEST(Ismcts, IsHowLevelsThreeToFiveSearchWhereTheGameAsksForIt) {
   for (Player p = 0; p < 2; ++p) stratego.setup(p, stratego.game().ai_arrangement(p, rng.next()));
   ASSERT_TRUE(stratego.game().hidden_information());
   EXPECT_EQ(worlds(stratego.game(), 3), 8);
-  EXPECT_EQ(worlds(stratego.game(), 5), 8);
+  const int five = worlds(stratego.game(), 5);
+  EXPECT_GE(five, 8);
+  EXPECT_LE(five, 24);  // 20,000 nodes leave room for a few worlds, never for an iteration's hundreds
 }
 
 }  // namespace

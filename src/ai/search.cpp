@@ -453,6 +453,7 @@ SearchResult Searcher::run(Game& game, const SearchParams& params) {
   const int step = std::clamp(game.moves_per_turn(), 1, max_depth);
   auto iteration_start = start_;
   std::chrono::steady_clock::duration last_iteration{0};
+  bool budget_ended = false;  // no iteration started that the time left could not finish
   for (int depth = step; depth <= max_depth; depth += step) {
     int best = -kInfinity;
     int searched = 0;  // root moves scored at this depth, in the order tried
@@ -531,11 +532,14 @@ SearchResult Searcher::run(Game& game, const SearchParams& params) {
                               2.0, 8.0);
         last_iteration = this_iteration;
         const auto predicted = std::chrono::duration_cast<std::chrono::steady_clock::duration>(this_iteration * growth);
-        if (now - start_ + predicted > std::chrono::milliseconds(*params.ms)) break;
+        if (now - start_ + predicted > std::chrono::milliseconds(*params.ms)) {
+          budget_ended = true;  // the clock ended it as surely as an abort would have
+          break;
+        }
       }
     }
   }
-  result.stopped = aborted_;
+  result.stopped = aborted_ || budget_ended;
   result.nodes = nodes_;
   result.ms = std::chrono::duration_cast<std::chrono::milliseconds>(clock_now() - start_).count();
   game_ = nullptr;

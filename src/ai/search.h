@@ -103,7 +103,9 @@ struct SearchResult {
   // Every root move, scored at `depth`; when an unfinished deeper iteration refuted the best move, the moves
   // it reached first, with their deeper scores, and the rest marked inexact.
   std::vector<RootScore> root;
-  bool stopped = false;    // a limit or the stop flag ended the search before max_depth
+  // A limit or the stop flag ended the search before max_depth (also when, adding scores across worlds, the
+  // time left would not have finished the next iteration, so none was started).
+  bool stopped = false;
   int64_t ms = 0;
   // The root moves whose exact score equals the best score (at least one when depth > 0).
   std::vector<Move> equal_best() const;
