@@ -23,7 +23,7 @@ struct LevelPlan {
   size_t tt_entries;  // 16 bytes each
   int worlds;
   int max_worlds;
-  // The worlds share one depth, and what that depth leaves of the budget buys more worlds at it (widen_worlds).
+  // The worlds share one depth, and what that depth leaves of the budget buys more worlds at it (kMaxWidenedWorlds).
   bool widen = false;
 };
 
