@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <optional>
 #include <set>
 
@@ -422,10 +423,11 @@ TEST(ChooseMove, BreaksTiesWithTheSeed) {
   EXPECT_GE(chosen.size(), 4u);
 }
 
-// Nim with 1 to 3 taken a turn; taking the last wins. The side to move loses exactly when n % 4 == 0.
+// Nim with 1 to 3 taken a turn (or up to `most`); taking the last wins. The side to move loses exactly when
+// n % 4 == 0.
 class Nim : public Game {
  public:
-  explicit Nim(int n) : n_(n) {}
+  explicit Nim(int n, int most = 3) : n_(n), most_(most) {}
   std::unique_ptr<Game> clone() const override { return std::make_unique<Nim>(*this); }
   std::string_view kind() const override { return "nim"; }
   int num_players() const override { return 2; }
@@ -439,7 +441,7 @@ class Nim : public Game {
   }
   void legal_moves(MoveList& out) const override {
     out.clear();
-    for (int k = 1; k <= std::min(3, n_); ++k) out.push(Move{static_cast<uint32_t>(k)});
+    for (int k = 1; k <= std::min(most_, n_); ++k) out.push(Move{static_cast<uint32_t>(k)});
   }
   void apply(Move m, EventLog*) override {
     n_ -= static_cast<int>(m.code);
@@ -458,6 +460,7 @@ class Nim : public Game {
 
  private:
   int n_;
+  int most_;
   int first_ = 0;
   std::vector<int> taken_;
   mutable Result result_;
@@ -671,13 +674,22 @@ TEST(ChooseMove, LevelFiveSamplesMoreWorldsOnlyWhenEachKeepsItsShare) {
 }
 
 // Nim whose worlds are sampled: each world is the game itself, so every world's search costs the same and
-// never ends in a proof (a thousand counters).
+// never ends in a proof (a thousand counters); or, from world `costly_from` on, a wider Nim (up to 6 a turn),
+// whose search of the same depth costs far more.
 class SampledNim : public Nim {
  public:
-  using Nim::Nim;
+  explicit SampledNim(int n, int costly_from = std::numeric_limits<int>::max())
+      : Nim(n), n_(n), costly_from_(costly_from) {}
   std::unique_ptr<Game> clone() const override { return std::make_unique<SampledNim>(*this); }
   bool hidden_information() const override { return true; }
-  std::unique_ptr<Game> sample_world(Player, Rng&) const override { return std::make_unique<Nim>(*this); }
+  std::unique_ptr<Game> sample_world(Player, Rng&) const override {
+    return std::make_unique<Nim>(n_, (*dealt_)++ < costly_from_ ? 3 : 6);
+  }
+
+ private:
+  int n_;
+  int costly_from_;
+  std::shared_ptr<int> dealt_ = std::make_shared<int>(0);
 };
 
 // Level 5 widens: the first world its share of the budget stops sets the depth, the worlds after it search to
@@ -700,6 +712,22 @@ TEST(ChooseMove, LevelFiveSpendsWhatItsWorldsLeaveAtTheirDepthOnMoreWorlds) {
     EXPECT_LE(c.info["nodes"].get<uint64_t>(), 8000u) << "seed " << seed << ": " << c.info;
   }
   EXPECT_EQ(choose_move(g, nodes_limits(4, 8000, 5)).info["worlds"], 12);
+}
+
+// An extra world the budget runs out on before the common depth is left out of the vote: its shallower scores
+// would mix depths. Here the ninth world dealt (the first extra one) is a wider Nim that the nodes left cannot
+// search to the eight worlds' depth, so level 5 stops at eight worlds, all at that depth.
+TEST(ChooseMove, AnExtraWorldTheBudgetRunsOutOnIsLeftOutOfTheVote) {
+  Nim world(1000);
+  Searcher searcher(size_t{1} << 20);
+  SearchParams one;
+  one.nodes = 1000;
+  one.exact_root_scores = true;
+  const int depth = searcher.run(world, one).depth;
+  const Choice c = choose_move(SampledNim(1000, /*costly_from=*/8), nodes_limits(5, 8000, 5));
+  EXPECT_EQ(c.info["worlds"].get<int>(), 8) << c.info;
+  EXPECT_EQ(c.info["depth"].get<int>(), depth) << c.info;
+  EXPECT_LE(c.info["nodes"].get<uint64_t>(), 8000u) << c.info;
 }
 
 // Whether to search sampled worlds is the position's to say as it stands (Truth hides its armies in setup and
