@@ -336,40 +336,36 @@ Choice choose_move(const Game& game, const Limits& given, const std::atomic<bool
   const int most_worlds = widen ? std::max(worlds, kMaxWidenedWorlds) : worlds;
   const int deepest = params.max_depth;
   std::optional<int> common_depth;
-  uint64_t common_nodes = 0;  // what the worlds that finished the common depth cost, and how many they were
-  int64_t common_ms = 0;
+  // What the worlds that finished the common depth cost, in the budget's unit (nodes, or ms on a clock).
+  uint64_t common_cost = 0;
   int common_worlds = 0;
   for (int w = 0; w < most_worlds; ++w) {
     if (w > 0 && stop && stop->load(std::memory_order_relaxed)) break;
     if (widen) {
-      const bool extra = w >= worlds;
-      if (extra && common_worlds == 0) break;
-      const int sharers = std::max(worlds - w, 1);
-      if (limits.nodes) {
-        const uint64_t left = *limits.nodes > nodes ? *limits.nodes - nodes : 0;
-        if (extra && left < common_nodes / static_cast<uint64_t>(common_worlds)) break;
-        params.nodes = std::max<uint64_t>(left / static_cast<uint64_t>(sharers), 1);
-      } else if (limits.ms) {
-        const int left = *limits.ms - elapsed_ms(limits.clock, start);
-        if (extra && left < common_ms / common_worlds * 5 / 4 + 1) break;
-        params.ms = std::max(left / sharers, 1);
+      const uint64_t spent = limits.nodes ? nodes : static_cast<uint64_t>(elapsed_ms(limits.clock, start));
+      const uint64_t budget = limits.nodes ? *limits.nodes : static_cast<uint64_t>(limits.ms.value_or(0));
+      const uint64_t left = budget > spent ? budget - spent : 0;
+      if (w >= worlds) {  // an extra world: only while what is left pays for one at the common depth
+        if (common_worlds == 0) break;
+        const uint64_t average = common_cost / static_cast<uint64_t>(common_worlds);
+        if (left < (limits.nodes ? average : average * 5 / 4 + 1)) break;
       }
+      if (limits.nodes) params.nodes = std::max<uint64_t>(left / static_cast<uint64_t>(std::max(worlds - w, 1)), 1);
       params.max_depth = common_depth.value_or(deepest);
     }
     std::unique_ptr<Game> world = sampler->sample(rng);
     params.seed = rng.next();
     // A time budget is shared out as it is spent: each world gets an equal part of what is left, so time a
-    // world did not use goes to the ones after it.
-    if (!widen && limits.ms && worlds > 1)
-      params.ms = std::max((*limits.ms - elapsed_ms(limits.clock, start)) / (worlds - w), 1);
+    // world did not use goes to the ones after it (an extra world, what is left).
+    if (limits.ms && worlds > 1)
+      params.ms = std::max((*limits.ms - elapsed_ms(limits.clock, start)) / std::max(worlds - w, 1), 1);
     SearchResult r = searcher.run(*world, params);
     nodes += r.nodes;
     if (widen) {
       if (!common_depth) {
         if (r.stopped && r.depth > 0) common_depth = r.depth;
       } else if (r.depth >= *common_depth) {
-        common_nodes += r.nodes;
-        common_ms += r.ms;
+        common_cost += limits.nodes ? r.nodes : static_cast<uint64_t>(r.ms);
         ++common_worlds;
       } else if (w >= worlds && r.stopped) {
         break;  // an extra world the budget ran out on: its shallower scores stay out of the vote
