@@ -692,23 +692,29 @@ class SampledNim : public Nim {
   std::shared_ptr<int> dealt_ = std::make_shared<int>(0);
 };
 
+// The depth a search of one Nim world reaches on these nodes (stopped by them, not by a proof).
+int depth_one_world_reaches(uint64_t nodes) {
+  Nim world(1000);
+  Searcher searcher(size_t{1} << 20);
+  SearchParams one;
+  one.nodes = nodes;
+  one.exact_root_scores = true;
+  const SearchResult alone = searcher.run(world, one);
+  EXPECT_TRUE(alone.stopped);
+  return alone.depth;
+}
+
 // Level 5 widens: the first world its share of the budget stops sets the depth, the worlds after it search to
 // that depth and no deeper, and what they leave buys more worlds at it. On 8,000 nodes level 5 plans eight
 // worlds of 1,000; each finishes the depth one world reaches on 1,000 and costs less than that, so more than
 // eight are searched, all at that depth, within the budget. Level 4 does not widen: twelve worlds.
 TEST(ChooseMove, LevelFiveSpendsWhatItsWorldsLeaveAtTheirDepthOnMoreWorlds) {
   const SampledNim g(1000);
-  Nim world(1000);
-  Searcher searcher(size_t{1} << 20);
-  SearchParams one;
-  one.nodes = 1000;
-  one.exact_root_scores = true;
-  const SearchResult alone = searcher.run(world, one);
-  ASSERT_TRUE(alone.stopped);
+  const int depth = depth_one_world_reaches(1000);
   for (uint64_t seed : {5, 6}) {
     const Choice c = choose_move(g, nodes_limits(5, 8000, seed));
     EXPECT_GT(c.info["worlds"].get<int>(), 8) << "seed " << seed << ": " << c.info;
-    EXPECT_EQ(c.info["depth"].get<int>(), alone.depth) << "seed " << seed << ": " << c.info;
+    EXPECT_EQ(c.info["depth"].get<int>(), depth) << "seed " << seed << ": " << c.info;
     EXPECT_LE(c.info["nodes"].get<uint64_t>(), 8000u) << "seed " << seed << ": " << c.info;
   }
   EXPECT_EQ(choose_move(g, nodes_limits(4, 8000, 5)).info["worlds"], 12);
@@ -718,12 +724,7 @@ TEST(ChooseMove, LevelFiveSpendsWhatItsWorldsLeaveAtTheirDepthOnMoreWorlds) {
 // would mix depths. Here the ninth world dealt (the first extra one) is a wider Nim that the nodes left cannot
 // search to the eight worlds' depth, so level 5 stops at eight worlds, all at that depth.
 TEST(ChooseMove, AnExtraWorldTheBudgetRunsOutOnIsLeftOutOfTheVote) {
-  Nim world(1000);
-  Searcher searcher(size_t{1} << 20);
-  SearchParams one;
-  one.nodes = 1000;
-  one.exact_root_scores = true;
-  const int depth = searcher.run(world, one).depth;
+  const int depth = depth_one_world_reaches(1000);
   const Choice c = choose_move(SampledNim(1000, /*costly_from=*/8), nodes_limits(5, 8000, 5));
   EXPECT_EQ(c.info["worlds"].get<int>(), 8) << c.info;
   EXPECT_EQ(c.info["depth"].get<int>(), depth) << c.info;
