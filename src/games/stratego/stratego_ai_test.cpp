@@ -11,6 +11,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdlib>
 #include <map>
@@ -350,18 +352,15 @@ TEST(StrategoBelief, IsCalibratedOnGamesTheAIPlays) {
         Rng rng(seed * 1000 + static_cast<uint64_t>(ply));
         auto world = truth.world_sampler(viewer, false)->sample(rng);
         const auto& m = *as_stratego(*world).marginals();
-        int pool[kKinds] = {}, unknown = 0;
-        for (int id = enemy * kArmySize; id < (enemy + 1) * kArmySize; ++id)
-          if (truth.piece(id).alive && !truth.piece(id).revealed) {
-            ++pool[truth.piece(id).kind];
-            ++unknown;
-          }
+        const std::array<int, kKinds> pool = truth.unseen_pool(enemy);
+        int unknown = 0;
+        for (int c : pool) unknown += c;
         for (int id = enemy * kArmySize; id < (enemy + 1) * kArmySize; ++id) {
           const Piece& pc = truth.piece(id);
           if (!pc.alive || pc.revealed) continue;
           const auto& chance = m[static_cast<size_t>(id)];
           belief_loss -= std::log(std::max(1e-6, static_cast<double>(chance[pc.kind])));
-          pool_loss -= std::log(static_cast<double>(pool[pc.kind]) / unknown);
+          pool_loss -= std::log(static_cast<double>(pool[static_cast<size_t>(pc.kind)]) / unknown);
           ++pieces;
           if (chance[kBomb] >= 0.5) {
             bomb_said_likely += chance[kBomb];
