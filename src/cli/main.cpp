@@ -143,7 +143,10 @@ int main(int argc, char** argv) {
                         "NAME=level=N[,nodes=N|ms=N][,depth=N][,cmd=PROGRAM]; repeat for each contestant");
   arena_cmd->add_option("--schedule", arena.schedule, "round-robin, gauntlet or ladder")->capture_default_str();
   arena_cmd->add_option("--games", arena.games, "Games a pairing (pairs of one start, colours swapped)")->capture_default_str();
-  arena_cmd->add_option("--seed", arena.seed)->capture_default_str();
+  arena_cmd->add_option("--seed", arena.seed,
+                        "Game g's start and move seeds come from seed + g (a pair's from its even g): runs whose seeds "
+                        "differ by an even number under --games share starts")
+      ->capture_default_str();
   arena_cmd->add_option("--max-plies", arena.max_plies, "Adjudicate a draw after")->capture_default_str();
   arena_cmd->add_option("--setup", arena.setup, "Setups: ai, random or a named arrangement")->capture_default_str();
   arena_cmd->add_option("--opening-plies", arena.opening_plies, "Random moves (the same for both games of a pair) before the contestants play")
