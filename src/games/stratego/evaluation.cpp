@@ -11,7 +11,8 @@
 // shows a high piece to take a low one costs something, and probing with a low piece gains; and a Marshal
 // standing beside enemy pieces that could be the Spy (unshown while the Spy lives) risks its value times the
 // chance that one of them is. And what the search is too shallow to see coming: a lone Miner walking up to
-// the seat's walled-in Flag, met by a guard beside each of its Bombs (flag_shield_charge).
+// the seat's walled-in Flag, met by a guard beside each of its Bombs, or any piece walking to a side of the
+// Flag left open, met by a guard that stops it (flag_shield_charge).
 #include "games/stratego/stratego.h"
 
 #include <algorithm>
@@ -62,6 +63,10 @@ constexpr int kRiskValue[kKinds] = {0, 0, 0, 0, 0, 0, 0, 0, 165, 280, 600, 0};
 constexpr int kShieldCharge = 80;
 constexpr int kShieldRange = 6;
 constexpr int kShieldNear = 4;
+// An open side of the Flag (no Bomb of the seat on it: taken, or never there) is charged this much times the
+// chance that the nearest enemy piece that may move, within kShieldRange, passes the seat's pieces on and beside
+// that side; twice as much within kShieldNear. Tried at 80 and 160 (docs/strength.md, "the Flag's open side").
+constexpr int kOpenSideCharge = 160;
 
 // The lead that wins about 73 games in 100 when the AI adds up its worlds as chances of winning
 // (Game::world_score_scale): a General and its concealment (280) in an even game leave the side that lost it
@@ -248,36 +253,81 @@ int Stratego::flag_shield_charge() const {
 }
 
 // The same, given what evaluate() has counted already: the seat's Flag's square and the enemy's living Miners.
+//
+// A side of the Flag with no Bomb of the seat on it (its Bomb taken, or a setup that left it open) is the
+// same danger from any enemy piece, not only a Miner: the walker steps onto that side and takes the Flag on
+// its next move. What stops it is a piece of the seat on that side that it cannot take, or one beside the
+// side that takes it (or falls with it) there. Which pieces stop it depends on what the walker is: the seat's
+// belief (the marginals every world of this search shares) says, or the walker's shown rank. So the charge is
+// the chance the walker passes, the same in every world. (The nearest piece that may move is the walker; an
+// unmoved one within range passes only as far as the belief makes it movable.)
 int Stratego::flag_shield_charge(int flag, int enemy_miners) const {
   const Player p = believer_, e = 1 - p;
-  if (flag == kNoSquare || enemy_miners == 0) return 0;
-  // The Bombs first: most leaves have none open, and then the enemy's army need not be read.
-  int open = 0;
+  if (flag == kNoSquare) return 0;
+  // The sides first: most leaves have every side a guarded Bomb, and then the enemy's army need not be read.
+  int open_bombs = 0;
+  std::array<int, kDirections> open_sides{};
+  int sides = 0;
   for (int d = 0; d < kDirections; ++d) {
-    const int bomb = kGeometry.neighbours[static_cast<size_t>(flag)][static_cast<size_t>(d)];
-    if (bomb == kNoSquare || board_[static_cast<size_t>(bomb)] == kEmpty) continue;
-    const int id = board_[static_cast<size_t>(bomb)];
-    if (owner(id) != p || pieces_[static_cast<size_t>(id)].kind != kBomb) continue;
+    const int side = kGeometry.neighbours[static_cast<size_t>(flag)][static_cast<size_t>(d)];
+    if (side == kNoSquare) continue;
+    const int id = board_[static_cast<size_t>(side)];
+    if (id == kEmpty || owner(id) != p || pieces_[static_cast<size_t>(id)].kind != kBomb) {
+      open_sides[static_cast<size_t>(sides++)] = side;
+      continue;
+    }
+    if (enemy_miners == 0) continue;
     bool guarded = false;
     for (int d2 = 0; d2 < kDirections && !guarded; ++d2) {
-      const int sq = kGeometry.neighbours[static_cast<size_t>(bomb)][static_cast<size_t>(d2)];
+      const int sq = kGeometry.neighbours[static_cast<size_t>(side)][static_cast<size_t>(d2)];
       if (sq == kNoSquare || board_[static_cast<size_t>(sq)] == kEmpty) continue;
       const int g = board_[static_cast<size_t>(sq)];
       const int kind = pieces_[static_cast<size_t>(g)].kind;
       guarded = owner(g) == p && is_movable(kind) && battle(kind, kMiner) == Outcome::attacker_won;
     }
-    open += !guarded;
+    open_bombs += !guarded;
   }
-  if (open == 0) return 0;
-  // The nearest enemy piece that may be a Miner; one within kShieldNear already decides the charge.
-  int nearest = kShieldRange + 1;
-  for (int i = 0; i < count_[static_cast<size_t>(e)] && nearest > kShieldNear; ++i) {
-    const Piece& pc = pieces_[static_cast<size_t>(e * kArmySize + i)];
-    if (pc.alive && is_movable(pc.kind) && (!pc.revealed || pc.kind == kMiner))
-      nearest = std::min(nearest, distance(pc.square, flag));
+  if (open_bombs == 0 && sides == 0) return 0;
+  // The nearest enemy piece that may be a Miner (for the Bombs), and the nearest that may move at all.
+  int miner_at = kShieldRange + 1, walker_at = kShieldRange + 1, walker = -1;
+  for (int i = 0; i < count_[static_cast<size_t>(e)]; ++i) {
+    const int id = e * kArmySize + i;
+    const Piece& pc = pieces_[static_cast<size_t>(id)];
+    if (!pc.alive) continue;
+    const int dist = distance(pc.square, flag);
+    if (dist > kShieldRange) continue;
+    if (is_movable(pc.kind) && (!pc.revealed || pc.kind == kMiner)) miner_at = std::min(miner_at, dist);
+    if ((!pc.revealed || is_movable(pc.kind)) && dist < walker_at) walker_at = dist, walker = id;
   }
-  if (nearest > kShieldRange) return 0;
-  return kShieldCharge * open * (nearest <= kShieldNear ? 2 : 1);
+  int charge = 0;
+  if (open_bombs > 0 && enemy_miners > 0 && miner_at <= kShieldRange)
+    charge += kShieldCharge * open_bombs * (miner_at <= kShieldNear ? 2 : 1);
+  if (sides == 0 || walker < 0) return charge;
+  const Piece& w = pieces_[static_cast<size_t>(walker)];
+  double pass = 0;  // summed over the open sides
+  for (int s = 0; s < sides; ++s) {
+    const int side = open_sides[static_cast<size_t>(s)];
+    // The seat's pieces the walker meets: the one on the side (it must take it), those beside (they attack it).
+    std::array<int, kDirections> beside{};
+    int n = 0, on_side = -1;
+    const int held = board_[static_cast<size_t>(side)];
+    if (held != kEmpty && owner(held) == p) on_side = pieces_[static_cast<size_t>(held)].kind;
+    for (int d = 0; d < kDirections; ++d) {
+      const int sq = kGeometry.neighbours[static_cast<size_t>(side)][static_cast<size_t>(d)];
+      if (sq == kNoSquare || sq == flag || board_[static_cast<size_t>(sq)] == kEmpty) continue;
+      const int g = board_[static_cast<size_t>(sq)];
+      if (owner(g) == p && is_movable(pieces_[static_cast<size_t>(g)].kind)) beside[static_cast<size_t>(n++)] = pieces_[static_cast<size_t>(g)].kind;
+    }
+    for (int k = 0; k < kKinds; ++k) {
+      if (!is_movable(k)) continue;
+      const double chance = w.revealed ? (k == w.kind ? 1.0 : 0.0) : (*marginals_)[static_cast<size_t>(walker)][static_cast<size_t>(k)];
+      if (chance <= 0) continue;
+      bool stopped = on_side >= 0 && battle(k, on_side) != Outcome::attacker_won;
+      for (int g = 0; g < n && !stopped; ++g) stopped = battle(beside[static_cast<size_t>(g)], k) != Outcome::attacker_lost;
+      if (!stopped) pass += chance;
+    }
+  }
+  return charge + static_cast<int>(kOpenSideCharge * pass * (walker_at <= kShieldNear ? 2 : 1));
 }
 
 // The searched line's attacks by the believer's high pieces on enemy pieces nobody had seen, each won here

@@ -127,7 +127,8 @@ class Stratego final : public Game {
   bool owns_movable_piece(Player p) const;
   const Shuttle& shuttle(Player p) const { return shuttle_[static_cast<size_t>(p)]; }
   // In a world drawn for a seat: what the evaluation charges that seat for the Bombs beside its Flag that no
-  // guard stands beside while an enemy piece that may be a Miner is near (evaluation.cpp).
+  // guard stands beside while an enemy piece that may be a Miner is near, and for the sides of its Flag with no
+  // Bomb on them that the nearest enemy piece could pass (evaluation.cpp).
   int flag_shield_charge() const;
 
  private:

@@ -663,6 +663,71 @@ TEST(StrategoAI, TheFlagsBombsWithNoGuardBesideThemAreChargedWhileAPossibleMiner
   }
 }
 
+// An open side of the Flag: its Bomb on b1 taken long ago, Red's Flag on a1 has the Bomb on a2 and an empty b1.
+// Blue's Captain, shown, has walked to c3, four steps from the Flag; Blue has no Miner, so the Bomb costs nothing.
+json open_side_position() {
+  return json{{"board", {{"a1", "0F"}, {"a2", "0B"}, {"j5", "0T"}, {"j1", "0P"}, {"d1", "0J"},
+                         {"j10", "1F"}, {"i10", "1B"}, {"j9", "1B"}, {"c3", "1P"}}},
+              {"moved", {"j5", "j1", "d1", "c3"}},
+              {"revealed", {"c3"}}};
+}
+
+// Each side of the seat's Flag that is not its Bomb is charged 160 times the chance that the nearest enemy piece
+// that may move, within six steps, beats every piece of the seat on that side (it must take it) and beside it
+// (each could take the walker there before it takes the Flag); twice as much within four steps. A shown walker's
+// chance is 1 or 0, so every world (four seeds) charges the same.
+TEST(StrategoAI, TheFlagsOpenSideIsChargedWhileAPieceThatWouldPassItsGuardsIsNear) {
+  const auto with = [](std::initializer_list<std::pair<const char*, const char*>> changes) {
+    json state = open_side_position();
+    for (const auto& [from, to] : changes) {
+      const json piece = state["board"][from];
+      state["board"].erase(from);
+      state["board"][to] = piece;
+      for (auto* list : {&state["moved"], &state["revealed"]})
+        for (json& m : *list)
+          if (m == from) m = to;
+    }
+    return state;
+  };
+  json lieutenant_on_side = open_side_position();
+  lieutenant_on_side["board"]["b1"] = "0L";
+  json captain_on_side = open_side_position();
+  captain_on_side["board"]["b1"] = "0P";
+  const std::vector<std::pair<std::string, std::pair<json, int>>> cases = {
+      {"nothing on or beside the open side, the Captain four steps away", {open_side_position(), 2 * 160}},
+      {"the Major beside the open side (c1): it takes a Captain", {with({{"d1", "c1"}}), 0}},
+      {"a Lieutenant on the open side: the Captain takes it", {lieutenant_on_side, 2 * 160}},
+      {"a Captain on the open side: both would fall", {captain_on_side, 0}},
+      {"the Sergeant beside the open side (b2): it loses to a Captain", {with({{"j5", "b2"}}), 2 * 160}},
+      {"the Captain six steps away", {with({{"c3", "e3"}}), 160}},
+      {"the Captain seven steps away", {with({{"c3", "f3"}}), 0}},
+  };
+  for (const auto& [name, c] : cases)
+    for (uint64_t seed = 1; seed <= 4; ++seed) EXPECT_EQ(shield_charge(c.first, seed), c.second) << name << ", seed " << seed;
+
+  // A walker nobody has seen: the seat's belief says what it may be. It moved, so it is no Bomb: with nothing
+  // beside the side the whole charge (to a rounding); a Marshal beside it stops whatever it is.
+  json unknown = open_side_position();
+  unknown.erase("revealed");
+  json unknown_marshal = unknown;
+  unknown_marshal["board"]["c1"] = "0M";
+  for (uint64_t seed = 1; seed <= 4; ++seed) {
+    EXPECT_NEAR(shield_charge(unknown, seed), 2 * 160, 1) << "seed " << seed;
+    EXPECT_EQ(shield_charge(unknown_marshal, seed), 0) << "seed " << seed;
+  }
+
+  // The evaluation carries it: Red's Major stepping from d1 to c1, beside the open side, gains the whole charge
+  // and nothing else (Red's Captain stays its nearest piece to Blue's Flag; no battle, no repetition).
+  for (uint64_t seed = 1; seed <= 4; ++seed) {
+    Session s = Session::from_state("stratego", open_side_position());
+    Rng rng(seed);
+    auto world = s.game().sample_world(0, rng);
+    const int before = world->evaluate_for(0);
+    world->apply(*find_legal_move(*world, "d1-c1"));
+    EXPECT_EQ(world->evaluate_for(0) - before, 2 * 160) << "seed " << seed;
+  }
+}
+
 // Sanitizer builds play half the games (core/testing.h).
 constexpr int kMatchGames = tabula::testing::kSanitized ? 2 : 4;
 
