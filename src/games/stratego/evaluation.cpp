@@ -235,8 +235,8 @@ int Stratego::evaluate_for(Player who) const {
 // free to fight elsewhere the rest of the game. The seat's own army is the truth in every world, and what
 // the enemy's pieces may be is public (which moved, which were shown, how many Miners live), so the worlds
 // charge alike: the vote is not split by where a world dealt the Miners. (An unmoved enemy piece within range
-// counts where the world dealt it a movable kind; only a Flag on the second rank is ever that close to the
-// enemy's unmoved pieces.)
+// counts where the world dealt it a movable kind; only the enemy's front rank is ever that close while unmoved,
+// straight ahead of a Flag on the back rank, or nearer one on the second.)
 int Stratego::flag_shield_charge() const {
   if (!marginals_) return 0;  // the true game, or a world nobody drew for a seat
   const Player p = believer_, e = 1 - p;
@@ -260,11 +260,13 @@ int Stratego::flag_shield_charge() const {
 // side that takes it (or falls with it) there. Which pieces stop it depends on what the walker is: the seat's
 // belief (the marginals every world of this search shares) says, or the walker's shown rank. So the charge is
 // the chance the walker passes, the same in every world. (The nearest piece that may move is the walker; an
-// unmoved one within range passes only as far as the belief makes it movable.)
+// unmoved one within range passes only as far as the belief makes it movable, and stands for a farther walker
+// behind it; only enemy pieces on their front rank can be that close while unmoved.)
 int Stratego::flag_shield_charge(int flag, int enemy_miners) const {
   const Player p = believer_, e = 1 - p;
   if (flag == kNoSquare) return 0;
-  // The sides first: most leaves have every side a guarded Bomb, and then the enemy's army need not be read.
+  // The sides first: at most leaves every side is a Bomb, guarded or with no enemy Miner left, and then the enemy's
+  // army need not be read.
   int open_bombs = 0;
   std::array<int, kDirections> open_sides{};
   int sides = 0;
@@ -316,14 +318,17 @@ int Stratego::flag_shield_charge(int flag, int enemy_miners) const {
       const int sq = kGeometry.neighbours[static_cast<size_t>(side)][static_cast<size_t>(d)];
       if (sq == kNoSquare || sq == flag || board_[static_cast<size_t>(sq)] == kEmpty) continue;
       const int g = board_[static_cast<size_t>(sq)];
-      if (owner(g) == p && is_movable(pieces_[static_cast<size_t>(g)].kind)) beside[static_cast<size_t>(n++)] = pieces_[static_cast<size_t>(g)].kind;
+      const int kind = pieces_[static_cast<size_t>(g)].kind;
+      if (owner(g) == p && is_movable(kind)) beside[static_cast<size_t>(n++)] = kind;
     }
     for (int k = 0; k < kKinds; ++k) {
       if (!is_movable(k)) continue;
-      const double chance = w.revealed ? (k == w.kind ? 1.0 : 0.0) : (*marginals_)[static_cast<size_t>(walker)][static_cast<size_t>(k)];
+      const double chance =
+          w.revealed ? (k == w.kind ? 1.0 : 0.0) : (*marginals_)[static_cast<size_t>(walker)][static_cast<size_t>(k)];
       if (chance <= 0) continue;
       bool stopped = on_side >= 0 && battle(k, on_side) != Outcome::attacker_won;
-      for (int g = 0; g < n && !stopped; ++g) stopped = battle(beside[static_cast<size_t>(g)], k) != Outcome::attacker_lost;
+      for (int g = 0; g < n && !stopped; ++g)
+        stopped = battle(beside[static_cast<size_t>(g)], k) != Outcome::attacker_lost;
       if (!stopped) pass += chance;
     }
   }
