@@ -602,6 +602,21 @@ json walker_position() {
               {"moved", {"j5", "j1", "c3", "h8"}}};
 }
 
+// A position with pieces put elsewhere, each keeping what was known of it (moved, shown) on its new square.
+using Relocations = std::initializer_list<std::pair<const char*, const char*>>;
+json relocated(json state, Relocations changes) {
+  for (const auto& [from, to] : changes) {
+    const json piece = state["board"][from];
+    state["board"].erase(from);
+    state["board"][to] = piece;
+    for (const char* list : {"moved", "revealed"})
+      if (state.contains(list))
+        for (json& m : state[list])
+          if (m == from) m = to;
+  }
+  return state;
+}
+
 // What a world drawn for Red charges Red for its Flag's shield.
 int shield_charge(const json& state, uint64_t seed) {
   Session s = Session::from_state("stratego", state);
@@ -615,17 +630,7 @@ int shield_charge(const json& state, uint64_t seed) {
 // seeds) charges the same: the charge reads only the seat's own army and what is public of the enemy's.
 TEST(StrategoAI, TheFlagsBombsWithNoGuardBesideThemAreChargedWhileAPossibleMinerIsNear) {
   // The walker's position with pieces moved elsewhere (each still counted as having moved).
-  const auto with = [](std::initializer_list<std::pair<const char*, const char*>> changes) {
-    json state = walker_position();
-    for (const auto& [from, to] : changes) {
-      const json piece = state["board"][from];
-      state["board"].erase(from);
-      state["board"][to] = piece;
-      for (json& m : state["moved"])
-        if (m == from) m = to;
-    }
-    return state;
-  };
+  const auto with = [](Relocations changes) { return relocated(walker_position(), changes); };
   json no_miner = walker_position();
   no_miner["board"]["c3"] = "1T";  // the walker a Sergeant: Blue has no Miner
   json shown_captain = walker_position();
@@ -677,18 +682,7 @@ json open_side_position() {
 // (each could take the walker there before it takes the Flag); twice as much within four steps. A shown walker's
 // chance is 1 or 0, so every world (four seeds) charges the same.
 TEST(StrategoAI, TheFlagsOpenSideIsChargedWhileAPieceThatWouldPassItsGuardsIsNear) {
-  const auto with = [](std::initializer_list<std::pair<const char*, const char*>> changes) {
-    json state = open_side_position();
-    for (const auto& [from, to] : changes) {
-      const json piece = state["board"][from];
-      state["board"].erase(from);
-      state["board"][to] = piece;
-      for (auto* list : {&state["moved"], &state["revealed"]})
-        for (json& m : *list)
-          if (m == from) m = to;
-    }
-    return state;
-  };
+  const auto with = [](Relocations changes) { return relocated(open_side_position(), changes); };
   json lieutenant_on_side = open_side_position();
   lieutenant_on_side["board"]["b1"] = "0L";
   json captain_on_side = open_side_position();
