@@ -709,6 +709,23 @@ TEST(StrategoAI, TheFlagsOpenSideIsChargedWhileAPieceThatWouldPassItsGuardsIsNea
     EXPECT_NEAR(shield_charge(unknown, seed), 2 * 160, 1) << "seed " << seed;
     EXPECT_EQ(shield_charge(unknown_marshal, seed), 0) << "seed " << seed;
   }
+  // Blue has a Marshal somewhere too, also unseen and moved, so the walker may be either; Red's General beside
+  // the side stops the Captain, not the Marshal: the charge is the seat's chance that the walker is the Marshal,
+  // the same in every world whichever of the two that world dealt it.
+  json either = unknown;
+  either["board"]["j7"] = "1M";
+  either["moved"].push_back("j7");
+  either["board"]["c1"] = "0G";
+  for (uint64_t seed = 1; seed <= 4; ++seed) {
+    Session s = Session::from_state("stratego", either);
+    Rng rng(seed);
+    const Stratego& world = as_stratego(*s.game().sample_world(0, rng));
+    ASSERT_NE(world.marginals(), nullptr);
+    const double marshal = (*world.marginals())[static_cast<size_t>(world.piece_at(parse_square("c3")))][kMarshal];
+    EXPECT_GT(marshal, 0.1) << "seed " << seed;
+    EXPECT_LT(marshal, 0.9) << "seed " << seed;
+    EXPECT_EQ(world.flag_shield_charge(), static_cast<int>(2 * 160 * static_cast<double>(marshal))) << "seed " << seed;
+  }
 
   // The evaluation carries it: Red's Major stepping from d1 to c1, beside the open side, gains the whole charge
   // and nothing else (Red's Captain stays its nearest piece to Blue's Flag; no battle, no repetition).
