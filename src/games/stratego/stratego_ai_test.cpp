@@ -719,7 +719,8 @@ TEST(StrategoAI, TheFlagsOpenSideIsChargedWhileAPieceThatWouldPassItsGuardsIsNea
   for (uint64_t seed = 1; seed <= 4; ++seed) {
     Session s = Session::from_state("stratego", either);
     Rng rng(seed);
-    const Stratego& world = as_stratego(*s.game().sample_world(0, rng));
+    const auto sampled = s.game().sample_world(0, rng);  // kept alive: the reference below points into it
+    const Stratego& world = as_stratego(*sampled);
     ASSERT_NE(world.marginals(), nullptr);
     const double marshal = (*world.marginals())[static_cast<size_t>(world.piece_at(parse_square("c3")))][kMarshal];
     EXPECT_GT(marshal, 0.1) << "seed " << seed;
